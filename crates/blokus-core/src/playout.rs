@@ -1,0 +1,1 @@
+//! Fast uniformly random playouts.

@@ -1,0 +1,1 @@
+//! Game records: `.blksgf` (SGF dialect of Blokus programs) and JSON.
