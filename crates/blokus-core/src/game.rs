@@ -177,6 +177,27 @@ impl Game {
         Ok(())
     }
 
+    /// Plays a placement for any colour whose placement is legal by the placement rules,
+    /// even out of turn, then gives the turn to the next colour after it that can move.
+    /// This is how the `.blksgf` programs' GTP `play` behaves, so their tools can drive us.
+    ///
+    /// # Errors
+    /// [`GameError::Illegal`]; the game is unchanged.
+    pub fn play_for(&mut self, colour: usize, mv: Move) -> Result<(), GameError> {
+        if colour == self.to_move() || self.is_over() || self.position().awaiting_pie_choice() {
+            return self.play_as(colour, mv);
+        }
+        self.position()
+            .check_placement(&self.rules, colour, mv)
+            .map_err(|r| self.illegal(r))?;
+        let mut next = self.position().clone();
+        next.set_to_move(&self.rules, colour);
+        next.play(&self.rules, mv);
+        self.stack.push(next);
+        self.events.push(GameEvent::Place { colour, mv });
+        Ok(())
+    }
+
     /// Parses move text and plays it for the colour to move.
     ///
     /// # Errors

@@ -1,0 +1,12 @@
+//! One module per subcommand; each exposes `Args` (clap) and `run`.
+
+pub mod bench;
+pub mod gtp;
+pub mod match_cmd;
+pub mod serve;
+pub mod show;
+pub mod solve;
+pub mod variants;
+
+/// The error type of every subcommand: a message for the user.
+pub type CmdResult = Result<(), Box<dyn std::error::Error>>;

@@ -1,0 +1,54 @@
+//! `blokus`: the command-line entry point. One module per subcommand.
+#![deny(unsafe_code)]
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Blokus: every variant, a strong AI, a web app, puzzles.
+#[derive(Parser)]
+#[command(name = "blokus", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the web app and its HTTP + WebSocket API.
+    Serve(commands::serve::Args),
+    /// Speak GTP (the text engine protocol) on stdin/stdout.
+    Gtp(commands::gtp::Args),
+    /// Play two engines against each other.
+    Match(commands::match_cmd::Args),
+    /// Solve a solitaire puzzle.
+    Solve(commands::solve::Args),
+    /// List every variant.
+    Variants(commands::variants::Args),
+    /// Print a game record's position as a text board.
+    Show(commands::show::Args),
+    /// Measure move generation and playout speed.
+    Bench(commands::bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Serve(a) => commands::serve::run(a),
+        Command::Gtp(a) => commands::gtp::run(a),
+        Command::Match(a) => commands::match_cmd::run(a),
+        Command::Solve(a) => commands::solve::run(a),
+        Command::Variants(a) => commands::variants::run(a),
+        Command::Show(a) => commands::show::run(a),
+        Command::Bench(a) => commands::bench::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("blokus: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

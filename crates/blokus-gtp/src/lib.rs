@@ -1,0 +1,1 @@
+//! Blokus gtp (under construction).

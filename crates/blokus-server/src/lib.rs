@@ -1,0 +1,1 @@
+//! Blokus server (under construction).

@@ -1,0 +1,1 @@
+//! Blokus solver (under construction).
