@@ -19,6 +19,7 @@ pub mod piece;
 pub mod playout;
 pub mod position;
 pub mod record;
+pub mod render;
 pub mod rules;
 pub mod score;
 pub mod variant;

@@ -1,0 +1,274 @@
+//! This project's JSON game record (documented in `docs/json-record.md`).
+//!
+//! ```json
+//! {"format": "blokus-record", "version": 1, "variant": "duo", "game_name": "Blokus Duo",
+//!  "options": {"alternate_contact": false, "no_mirror_opening": false,
+//!              "no_start_alternation": false},
+//!  "setup": [], "to_move": "purple",
+//!  "events": [{"type": "place", "colour": "purple", "piece": "X",
+//!              "cells": ["d9", "c10", "d10", "e10", "d11"]}],
+//!  "result": {"over": false, "text": "B+0", "colours": [...], "sides": [...]}}
+//! ```
+//!
+//! Reading needs only `variant` and `events`; `game_name`, `piece` and `result` are
+//! written for readers' convenience and ignored (the result is recomputed).
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, GameError, GameEvent};
+use crate::notation;
+use crate::position::PieChoice;
+use crate::record::{result_text, start_game, RecordError};
+use crate::rules::Rules;
+use crate::score;
+use crate::variant::{self, RuleOptions};
+
+/// The `format` value of every record.
+pub const FORMAT: &str = "blokus-record";
+/// The current `version`.
+pub const VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct Record {
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    version: Option<u32>,
+    variant: String,
+    #[serde(default, skip_deserializing)]
+    game_name: String,
+    #[serde(default)]
+    options: RuleOptions,
+    #[serde(default)]
+    setup: Vec<Piece>,
+    #[serde(default)]
+    to_move: Option<String>,
+    events: Vec<Event>,
+    #[serde(default, skip_deserializing)]
+    result: Option<serde_json::Value>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Piece {
+    colour: String,
+    cells: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    piece: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Event {
+    Place {
+        colour: String,
+        cells: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        piece: Option<String>,
+    },
+    Pie {
+        choice: PieChoice,
+    },
+}
+
+fn piece_json(rules: &Rules, colour: usize, mv: crate::Move) -> Piece {
+    let t = rules.table();
+    Piece {
+        colour: rules.colour_name(colour).to_string(),
+        cells: notation::move_cells(t, mv),
+        piece: Some(notation::piece_name(t, mv).to_string()),
+    }
+}
+
+/// A game as a JSON record.
+pub fn to_json(game: &Game) -> serde_json::Value {
+    let rules = game.rules();
+    let pos = game.position();
+    let events = game
+        .events()
+        .iter()
+        .map(|e| match *e {
+            GameEvent::Place { colour, mv } => {
+                let p = piece_json(rules, colour, mv);
+                Event::Place {
+                    colour: p.colour,
+                    cells: p.cells,
+                    piece: p.piece,
+                }
+            }
+            GameEvent::Pie(choice) => Event::Pie { choice },
+        })
+        .collect();
+    let sides: Vec<serde_json::Value> = score::side_results(rules, pos)
+        .into_iter()
+        .map(|s| {
+            serde_json::json!({
+                "side": s.side,
+                "name": score::side_name(rules, s.side),
+                "score": s.score,
+                "tiebreak": s.tiebreak,
+                "place": s.place,
+            })
+        })
+        .collect();
+    let first = game.position_at(0).map_or(0, |p| p.to_move());
+    let record = Record {
+        format: Some(FORMAT.into()),
+        version: Some(VERSION),
+        variant: rules.v().id.to_string(),
+        game_name: rules.v().game_name.to_string(),
+        options: rules.options,
+        setup: game
+            .setup()
+            .iter()
+            .map(|&(c, m)| piece_json(rules, c, m))
+            .collect(),
+        to_move: Some(rules.colour_name(first).to_string()),
+        events,
+        result: Some(serde_json::json!({
+            "over": game.is_over(),
+            "text": result_text(rules, pos),
+            "colours": score::colour_scores(rules, pos),
+            "sides": sides,
+        })),
+    };
+    serde_json::to_value(record).unwrap_or(serde_json::Value::Null)
+}
+
+fn colour(rules: &Rules, field: &str, name: &str) -> Result<usize, RecordError> {
+    rules
+        .parse_colour(name)
+        .ok_or_else(|| RecordError::Property {
+            id: field.into(),
+            message: format!(
+                "'{name}' is not a colour of {} (colours: {})",
+                rules.v().id,
+                rules.v().colours.join(", ")
+            ),
+        })
+}
+
+/// Reads a JSON record, replaying every event through the rules.
+///
+/// # Errors
+/// [`RecordError`]: malformed JSON (with line and column), an unknown variant or colour,
+/// or the event number and cell at fault.
+pub fn from_json(text: &str) -> Result<Game, RecordError> {
+    let r: Record = serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
+    if let Some(f) = &r.format {
+        if f != FORMAT {
+            return Err(RecordError::Property {
+                id: "format".into(),
+                message: format!("'{f}' is not '{FORMAT}'"),
+            });
+        }
+    }
+    if let Some(v) = r.version {
+        if v > VERSION {
+            return Err(RecordError::Property {
+                id: "version".into(),
+                message: format!("version {v} is newer than this program reads ({VERSION})"),
+            });
+        }
+    }
+    let v = variant::variant(&r.variant).map_err(|e| RecordError::Game(e.to_string()))?;
+    let rules = Rules::new(v, r.options);
+    let t = rules.table();
+    let mut setup = Vec::new();
+    for (i, p) in r.setup.iter().enumerate() {
+        let c = colour(&rules, &format!("setup[{i}].colour"), &p.colour)?;
+        let text = format!("{} {}", p.colour, p.cells.join(","));
+        let mv = notation::parse_move(t, &p.cells.join(",")).map_err(|e| RecordError::Setup {
+            text: text.clone(),
+            message: e.to_string(),
+        })?;
+        setup.push((c, mv, text));
+    }
+    let to_move = match &r.to_move {
+        Some(name) => Some(colour(&rules, "to_move", name)?),
+        None => None,
+    };
+    let mut game = start_game(rules.clone(), setup, to_move)?;
+    let mut number = 0;
+    for (i, e) in r.events.iter().enumerate() {
+        match e {
+            Event::Place {
+                colour: name,
+                cells,
+                ..
+            } => {
+                number += 1;
+                let c = colour(&rules, &format!("events[{i}].colour"), name)?;
+                let err = |message: String| RecordError::Move {
+                    number,
+                    text: format!("{name} {}", cells.join(",")),
+                    message,
+                };
+                let mv =
+                    notation::parse_move(t, &cells.join(",")).map_err(|e| err(e.to_string()))?;
+                game.play_for(c, mv).map_err(|e| match e {
+                    GameError::Illegal { message, .. } => err(message),
+                    other => err(other.to_string()),
+                })?;
+            }
+            Event::Pie { choice } => {
+                game.choose_pie(*choice)
+                    .map_err(|_| RecordError::Property {
+                        id: format!("events[{i}]"),
+                        message: format!("no pie choice is pending after move {number}"),
+                    })?;
+            }
+        }
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err<T>(r: Result<T, RecordError>) -> RecordError {
+        match r {
+            Err(e) => e,
+            Ok(_) => panic!("expected an error"),
+        }
+    }
+
+    #[test]
+    fn a_duo_game_round_trips_and_names_colours() {
+        let mut g = Game::new(Rules::by_name("duo").unwrap());
+        g.play_text("d9,c10,d10,e10,d11").unwrap();
+        g.play_text("i4,h5,i5,j5,i6").unwrap();
+        let v = to_json(&g);
+        assert_eq!(v["variant"], "duo");
+        assert_eq!(v["events"][0]["colour"], "purple");
+        assert_eq!(v["events"][0]["piece"], "X");
+        assert_eq!(v["events"][1]["cells"][0], "i4");
+        let back = from_json(&v.to_string()).unwrap();
+        assert_eq!(back.position(), g.position());
+        assert_eq!(back.events(), g.events());
+    }
+
+    #[test]
+    fn errors_name_the_event_and_cell() {
+        let text = r#"{"variant":"duo","events":[
+            {"type":"place","colour":"purple","cells":["d9","c10","d10","e10","d11"]},
+            {"type":"place","colour":"orange","cells":["d9","c10","d10","e10","d11"]}]}"#;
+        let e = err(from_json(text));
+        assert_eq!(
+            e.to_string(),
+            "move 2 (orange d9,c10,d10,e10,d11): cell d9 is already covered"
+        );
+        let e = err(from_json(
+            r#"{"variant":"duo","events":[{"type":"place","colour":"blue","cells":["a1"]}]}"#,
+        ));
+        assert!(
+            e.to_string().contains("'blue' is not a colour of duo"),
+            "{e}"
+        );
+        assert!(matches!(from_json("{"), Err(RecordError::Json(_))));
+        assert!(matches!(
+            from_json(r#"{"variant":"chess","events":[]}"#),
+            Err(RecordError::Game(_))
+        ));
+    }
+}
