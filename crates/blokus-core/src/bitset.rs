@@ -95,6 +95,32 @@ impl CellSet {
             .any(|(a, b)| a & b != 0)
     }
 
+    /// The first word of a 4-word window covering every cell of the set, if one exists.
+    pub(crate) fn window_start(&self) -> Option<usize> {
+        let lo = self
+            .words
+            .iter()
+            .position(|&w| w != 0)
+            .unwrap_or(0)
+            .min(WORDS - 4);
+        let hi = self.words.iter().rposition(|&w| w != 0).unwrap_or(0);
+        (hi < lo + 4).then_some(lo)
+    }
+
+    /// The four words starting at word `first` (`first <= 4`).
+    #[inline]
+    pub(crate) fn window(&self, first: usize) -> [u64; 4] {
+        let w = &self.words[first..first + 4];
+        [w[0], w[1], w[2], w[3]]
+    }
+
+    /// Whether the set shares a cell with `window` placed at word `first` (`first <= 4`).
+    #[inline]
+    pub(crate) fn intersects_window(&self, first: usize, window: &[u64; 4]) -> bool {
+        let w = &self.words[first..first + 4];
+        (w[0] & window[0]) | (w[1] & window[1]) | (w[2] & window[2]) | (w[3] & window[3]) != 0
+    }
+
     /// The cells in increasing index order.
     pub fn iter(&self) -> CellSetIter<'_> {
         CellSetIter {

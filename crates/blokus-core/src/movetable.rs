@@ -48,6 +48,8 @@ pub struct MoveInfo {
     points_start: u32,
     points_len: u8,
     straight_len: u8,
+    window_start: u8,
+    window: [u64; 4],
 }
 
 impl MoveInfo {
@@ -55,6 +57,12 @@ impl MoveInfo {
     #[inline]
     pub fn cells(&self) -> &[Cell] {
         &self.cells[..self.len as usize]
+    }
+
+    /// Whether the move covers a cell of `set`: four word operations.
+    #[inline]
+    pub fn hits(&self, set: &CellSet) -> bool {
+        set.intersects_window(self.window_start as usize, &self.window)
     }
 }
 
@@ -70,6 +78,13 @@ pub struct MoveTable {
     /// Start of the (cell, piece) range in `at_list`; length cells * pieces + 1.
     at_index: Vec<u32>,
     at_list: Vec<Move>,
+    /// Start of the (cell, piece, edge status) range in `status_list`: the moves of the
+    /// piece at the cell that cover none of the cell's edge neighbours set in the status
+    /// bit mask (bit i = i-th edge neighbour). Lets move generation skip, without looking,
+    /// every move that runs into a forbidden neighbour of an attach point.
+    status_index: Vec<u32>,
+    status_list: Vec<Move>,
+    status_masks: usize,
     cell_sets: Vec<CellSet>,
     by_cells: HashMap<Vec<Cell>, Move>,
 }
@@ -143,6 +158,10 @@ impl MoveTable {
                         let points_start = points.len() as u32;
                         points.extend(touched.iter().map(|&p| p as u16));
                         points.extend(straight.iter().map(|&p| p as u16));
+                        // Pieces span at most a few rows, so four words always cover one.
+                        let window_start = set
+                            .window_start()
+                            .expect("a piece spans at most 256 consecutive cells");
                         let mut arr = [Cell::new(0); MAX_PIECE_SIZE];
                         arr[..cells.len()].copy_from_slice(&cells);
                         moves.push(MoveInfo {
@@ -156,6 +175,8 @@ impl MoveTable {
                             points_start,
                             points_len: touched.len() as u8,
                             straight_len: straight.len() as u8,
+                            window_start: window_start as u8,
+                            window: set.window(window_start),
                         });
                         for &c in &cells {
                             per_cell[c.index()][pi].push(id);
@@ -175,6 +196,39 @@ impl MoveTable {
             }
         }
         at_index.push(at_list.len() as u32);
+        let status_masks = match geometry.kind() {
+            GridKind::Square => 16,
+            GridKind::Triangle => 8,
+        };
+        let mut status_index = Vec::with_capacity(geometry.num_cells() * np * status_masks + 1);
+        let mut status_list = Vec::new();
+        for cell in geometry.cells() {
+            let nbrs = geometry.edge_neighbours(cell);
+            for piece in 0..np {
+                let k = cell.index() * np + piece;
+                let list = &at_list[at_index[k] as usize..at_index[k + 1] as usize];
+                let covers: Vec<usize> = list
+                    .iter()
+                    .map(|&m| {
+                        nbrs.iter()
+                            .enumerate()
+                            .filter(|(_, &n)| cell_sets[m.index()].contains(n))
+                            .map(|(i, _)| 1 << i)
+                            .sum()
+                    })
+                    .collect();
+                for mask in 0..status_masks {
+                    status_index.push(status_list.len() as u32);
+                    status_list.extend(
+                        list.iter()
+                            .zip(&covers)
+                            .filter(|(_, &cv)| cv & mask == 0)
+                            .map(|(&m, _)| m),
+                    );
+                }
+            }
+        }
+        status_index.push(status_list.len() as u32);
         MoveTable {
             geometry,
             pieces,
@@ -183,6 +237,9 @@ impl MoveTable {
             points,
             at_index,
             at_list,
+            status_index,
+            status_list,
+            status_masks,
             cell_sets,
             by_cells,
         }
@@ -255,6 +312,25 @@ impl MoveTable {
     pub fn moves_at(&self, cell: Cell, piece: usize) -> &[Move] {
         let k = cell.index() * self.pieces.pieces.len() + piece;
         &self.at_list[self.at_index[k] as usize..self.at_index[k + 1] as usize]
+    }
+
+    /// Moves of `piece` covering `cell` and none of the cell's edge neighbours flagged in
+    /// `status` (bit i = i-th entry of [`Geometry::edge_neighbours`]).
+    #[inline]
+    pub fn moves_at_status(&self, cell: Cell, piece: usize, status: usize) -> &[Move] {
+        let k = (cell.index() * self.pieces.pieces.len() + piece) * self.status_masks + status;
+        &self.status_list[self.status_index[k] as usize..self.status_index[k + 1] as usize]
+    }
+
+    /// The status mask of `cell` for [`MoveTable::moves_at_status`]: which of its edge
+    /// neighbours are in `blocked`.
+    #[inline]
+    pub fn edge_status(&self, cell: Cell, blocked: &CellSet) -> usize {
+        let mut s = 0;
+        for (i, &n) in self.geometry.edge_neighbours(cell).iter().enumerate() {
+            s |= (blocked.contains(n) as usize) << i;
+        }
+        s
     }
 
     /// The move covering exactly these cells (any order), if there is one.

@@ -480,14 +480,22 @@ impl Position {
         let reserved = self.reserved(rules, colour);
         let check_reserved = !reserved.is_empty();
         for p in attach.iter() {
+            let status = t.edge_status(p, forbidden);
             for piece in 0..npieces {
                 if self.remaining[pool][piece] == 0 {
                     continue;
                 }
-                'moves: for &m in t.moves_at(p, piece) {
-                    for &c in t.info(m).cells() {
+                'moves: for &m in t.moves_at_status(p, piece, status) {
+                    let info = t.info(m);
+                    if info.hits(forbidden) {
+                        continue;
+                    }
+                    for &c in info.cells() {
                         // Each move is reported once: at its lowest attach point.
-                        if forbidden.contains(c) || (c < p && attach.contains(c)) {
+                        if c >= p {
+                            break;
+                        }
+                        if attach.contains(c) {
                             continue 'moves;
                         }
                     }
@@ -655,6 +663,29 @@ impl Position {
             }
         }
         self.over = true;
+    }
+
+    /// Whether a move that was legal for `colour` earlier still is: its piece is left, no
+    /// cell has become forbidden, and (under the alternate rule) no side contact arose.
+    /// Only valid for moves known to have touched an attach point (playout lists).
+    #[inline]
+    pub fn still_legal(&self, rules: &Rules, colour: usize, m: Move) -> bool {
+        let t = rules.table();
+        let info = t.info(m);
+        self.remaining[rules.pool(colour)][info.piece as usize] > 0
+            && !info.hits(&self.forbidden[colour])
+            && (!rules.alternate_contact() || self.alternate_contact_ok(rules, colour, m))
+    }
+
+    /// Whether some cells are kept free for a mirrored opening that `colour` must avoid.
+    pub fn has_reserved_cells(&self, rules: &Rules, colour: usize) -> bool {
+        rules.mirror_opening() && !self.reserved(rules, colour).is_empty()
+    }
+
+    /// Marks the game as over (a playout that established no colour can move).
+    pub fn finish(&mut self, _rules: &Rules) {
+        self.over = true;
+        self.awaiting_pie = false;
     }
 
     /// Marks the Polyomino opening as complete without a choice yet (record setup).

@@ -173,13 +173,17 @@ impl std::error::Error for UnknownVariant {}
 /// # Errors
 /// [`UnknownVariant`] if neither matches.
 pub fn variant(name: &str) -> Result<Variant, UnknownVariant> {
-    static ALL: std::sync::OnceLock<Vec<Variant>> = std::sync::OnceLock::new();
-    let all = ALL.get_or_init(|| VARIANT_IDS.iter().map(|id| Arc::new(build(id))).collect());
+    // Each variant (and its move table) is built on first use only.
+    static ALL: [std::sync::OnceLock<Variant>; VARIANT_IDS.len()] =
+        [const { std::sync::OnceLock::new() }; VARIANT_IDS.len()];
     let name = name.trim();
-    all.iter()
-        .find(|v| v.id.eq_ignore_ascii_case(name) || v.game_name == name)
-        .cloned()
-        .ok_or_else(|| UnknownVariant(name.to_string()))
+    let i = VARIANT_IDS
+        .iter()
+        .position(|id| id.eq_ignore_ascii_case(name) || header(id).0 == name)
+        .ok_or_else(|| UnknownVariant(name.to_string()))?;
+    Ok(ALL[i]
+        .get_or_init(|| Arc::new(build(VARIANT_IDS[i])))
+        .clone())
 }
 
 /// Every variant, in the spec's order.
@@ -192,13 +196,13 @@ pub fn all_variants() -> Vec<Variant> {
 
 const CLASSIC_COLOURS: [&str; 4] = ["blue", "yellow", "red", "green"];
 
-fn build(id: &'static str) -> VariantData {
+/// Game name, description, board and piece set of a built-in variant id.
+fn header(id: &str) -> (&'static str, &'static str, BoardShape, PieceSetId) {
     let sq = |n: u8| BoardShape::Square {
         width: n,
         height: n,
     };
-    let (game_name, description, board, piece_set): (&str, &str, BoardShape, PieceSetId) = match id
-    {
+    match id {
         "classic" => (
             "Blokus",
             "Classic Blokus for four players on a 20x20 board",
@@ -284,7 +288,15 @@ fn build(id: &'static str) -> VariantData {
             PieceSetId::Hexa,
         ),
         _ => unreachable!("unknown built-in variant {id}"),
+    }
+}
+
+fn build(id: &'static str) -> VariantData {
+    let sq = |n: u8| BoardShape::Square {
+        width: n,
+        height: n,
     };
+    let (game_name, description, board, piece_set) = header(id);
     let table = MoveTable::get(board, piece_set);
     let g = table.geometry();
     let cells = |names: &[&str]| {
