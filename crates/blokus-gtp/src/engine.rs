@@ -1,1 +1,616 @@
-//! Under construction.
+//! The GTP engine front-end: one game, one [`Player`], driven one command line at a time.
+//!
+//! The dialect is that of the `.blksgf` programs' engines (documented in `docs/gtp.md`):
+//! colours as `.blksgf` property identifiers (`b`/`w` with two colours, `1`..`4`
+//! otherwise, colour names too), moves as cell lists (`e8,d9,e9,f9,e10`), games by their
+//! `GM` name (`set_game Blokus Duo`), `play` for any colour out of turn.
+//!
+//! [`Engine::handle_line`] takes one input line and returns the complete response text
+//! (or nothing for empty and comment lines), so the protocol is testable without
+//! processes; [`Engine::run`] is the loop over a reader and a writer.
+
+use std::io::{self, BufRead, Write};
+
+use blokus_ai::{Budget, Decision, Player};
+use blokus_core::record::{blksgf, result_text, rewind_to_move};
+use blokus_core::render::{self, RenderOptions};
+use blokus_core::{notation, score, variant, Game, GameError, GameEvent, PieChoice, Rules};
+
+/// How the engine behaves, beyond its player.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Whether `genmove` may answer `resign` (two-player variants only).
+    pub resign: bool,
+    /// The thinking budget passed to the player for every move.
+    pub budget: Budget,
+    /// ANSI colours in `showboard`.
+    pub ansi: bool,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            resign: true,
+            budget: Budget::default(),
+            ansi: false,
+        }
+    }
+}
+
+/// Every command, in the order `list_commands` gives them.
+const COMMANDS: [&str; 23] = [
+    "all_legal",
+    "clear_board",
+    "cputime",
+    "final_score",
+    "g",
+    "genmove",
+    "get_place",
+    "known_command",
+    "list_commands",
+    "loadsgf",
+    "name",
+    "p",
+    "param_base",
+    "play",
+    "protocol_version",
+    "quit",
+    "reg_genmove",
+    "savesgf",
+    "set_game",
+    "showboard",
+    "undo",
+    "version",
+    "variants",
+];
+
+/// Commands that need a player.
+const PLAYER_COMMANDS: [&str; 3] = ["g", "genmove", "reg_genmove"];
+
+/// Pentobi's short variant names, accepted by `set_game` besides ids and game names.
+const ABBREVIATIONS: [(&str, &str); 8] = [
+    ("c", "classic"),
+    ("c2", "classic_2"),
+    ("c3", "classic_3"),
+    ("d", "duo"),
+    ("j", "junior"),
+    ("t", "trigon"),
+    ("t2", "trigon_2"),
+    ("t3", "trigon_3"),
+];
+
+type CmdResult = Result<String, String>;
+
+/// A GTP engine over one game and an optional player.
+pub struct Engine {
+    game: Game,
+    player: Option<Box<dyn Player>>,
+    config: EngineConfig,
+    quit: bool,
+}
+
+impl Engine {
+    /// An engine playing `rules` (a new game), generating moves with `player` (without
+    /// one, `genmove` and friends are unknown commands).
+    pub fn new(rules: Rules, player: Option<Box<dyn Player>>, config: EngineConfig) -> Engine {
+        Engine {
+            game: Game::new(rules),
+            player,
+            config,
+            quit: false,
+        }
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Whether `quit` has been received.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// Reads commands until end of input or `quit`, writing (and flushing) each response.
+    /// Bytes that are not UTF-8 are replaced, never fatal.
+    ///
+    /// # Errors
+    /// Only I/O errors of the reader or writer.
+    pub fn run<R: BufRead, W: Write>(&mut self, mut input: R, mut output: W) -> io::Result<()> {
+        let mut buf = Vec::new();
+        while !self.quit {
+            buf.clear();
+            if input.read_until(b'\n', &mut buf)? == 0 {
+                break;
+            }
+            let line = String::from_utf8_lossy(&buf);
+            if let Some(response) = self.handle_line(&line) {
+                output.write_all(response.as_bytes())?;
+                output.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Handles one input line; returns the full response (`=` or `?`, optional id, text,
+    /// blank line), or `None` for an empty or comment-only line.
+    pub fn handle_line(&mut self, line: &str) -> Option<String> {
+        // GTP preprocessing: drop control characters but tab and newline, tabs become
+        // spaces, `#` starts a comment.
+        let cleaned: String = line
+            .chars()
+            .filter(|c| !c.is_control() || *c == '\t' || *c == '\n')
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .collect();
+        let cleaned = cleaned.split('#').next().unwrap_or("").trim();
+        if cleaned.is_empty() {
+            return None;
+        }
+        let (id, rest) = match cleaned.split_once(char::is_whitespace) {
+            Some((first, rest)) if first.bytes().all(|b| b.is_ascii_digit()) => {
+                (Some(first), rest.trim())
+            }
+            None if cleaned.bytes().all(|b| b.is_ascii_digit()) => (Some(cleaned), ""),
+            _ => (None, cleaned),
+        };
+        let (command, args_text) = rest
+            .split_once(char::is_whitespace)
+            .map_or((rest, ""), |(c, a)| (c, a.trim()));
+        let result = if command.is_empty() {
+            Err("empty command".to_string())
+        } else {
+            self.execute(command, args_text)
+        };
+        Some(format_response(id.unwrap_or(""), result))
+    }
+
+    fn knows(&self, command: &str) -> bool {
+        COMMANDS.contains(&command)
+            && (self.player.is_some() || !PLAYER_COMMANDS.contains(&command))
+    }
+
+    /// Runs one command (already split from its id) with its argument text.
+    fn execute(&mut self, command: &str, args_text: &str) -> CmdResult {
+        if !self.knows(command) {
+            return Err(format!("unknown command '{command}'"));
+        }
+        let args: Vec<&str> = args_text.split_whitespace().collect();
+        let nargs = |min: usize, max: usize| -> Result<(), String> {
+            if args.len() < min {
+                Err(format!("missing argument: {command} needs {min}"))
+            } else if args.len() > max {
+                Err("too many arguments".into())
+            } else {
+                Ok(())
+            }
+        };
+        match command {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("blokus".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => {
+                nargs(1, 1)?;
+                Ok(self.knows(args[0]).to_string())
+            }
+            "list_commands" => Ok(COMMANDS
+                .iter()
+                .filter(|c| self.knows(c))
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n")),
+            "quit" => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            "variants" => Ok(variant::all_variants()
+                .iter()
+                .map(|v| format!("{} {}", v.id, v.game_name))
+                .collect::<Vec<_>>()
+                .join("\n")),
+            "set_game" => self.set_game(args_text),
+            "clear_board" => {
+                self.new_game(Game::new(self.game.rules().clone()));
+                Ok(String::new())
+            }
+            "play" => {
+                nargs(2, usize::MAX)?;
+                let colour = self.colour(args[0])?;
+                self.play(colour, &args[1..].join(" "))
+            }
+            "p" => {
+                nargs(1, usize::MAX)?;
+                let colour = self.game.to_move();
+                self.play(colour, &args.join(" "))
+            }
+            "undo" => {
+                nargs(0, 0)?;
+                self.game
+                    .undo()
+                    .map(|_| String::new())
+                    .map_err(|_| "cannot undo".to_string())
+            }
+            "all_legal" => {
+                nargs(1, 1)?;
+                let colour = self.colour(args[0])?;
+                Ok(self.all_legal(colour))
+            }
+            "showboard" => Ok(format!("\n{}", self.board_text())),
+            "final_score" => Ok(result_text(self.game.rules(), self.game.position())),
+            "get_place" => {
+                nargs(1, 1)?;
+                let colour = self.colour(args[0])?;
+                self.place_of(colour)
+            }
+            "loadsgf" => {
+                nargs(1, 2)?;
+                self.loadsgf(args[0], args.get(1).copied())
+            }
+            "savesgf" => {
+                nargs(1, 1)?;
+                std::fs::write(args[0], blksgf::write(&self.game))
+                    .map(|_| String::new())
+                    .map_err(|e| format!("cannot write '{}': {e}", args[0]))
+            }
+            "cputime" => cpu_time::ProcessTime::try_now()
+                .map(|t| format!("{:.3}", t.as_duration().as_secs_f64()))
+                .map_err(|e| format!("cannot read CPU time: {e}")),
+            "param_base" => self.param_base(&args),
+            "genmove" | "reg_genmove" => {
+                nargs(1, 1)?;
+                let colour = self.colour(args[0])?;
+                self.genmove(colour, command == "genmove")
+            }
+            "g" => {
+                nargs(0, 0)?;
+                let colour = self.game.to_move();
+                self.genmove(colour, true)
+            }
+            _ => Err(format!("unknown command '{command}'")),
+        }
+    }
+
+    fn new_game(&mut self, game: Game) {
+        self.game = game;
+        if let Some(p) = self.player.as_mut() {
+            p.reset();
+        }
+    }
+
+    fn colour(&self, text: &str) -> Result<usize, String> {
+        self.game
+            .rules()
+            .parse_colour(text)
+            .ok_or_else(|| format!("invalid color argument '{text}'"))
+    }
+
+    /// The GTP name of a colour: `B`/`W` or `1`..`4`, as in `.blksgf`.
+    fn colour_id(&self, colour: usize) -> String {
+        blksgf::move_prop(self.game.rules(), colour)
+    }
+
+    fn set_game(&mut self, name: &str) -> CmdResult {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err("missing argument: a game name such as Blokus Duo".into());
+        }
+        let id = ABBREVIATIONS
+            .iter()
+            .find(|(a, _)| *a == name)
+            .map_or(name, |(_, id)| id);
+        let v = variant::variant(id).map_err(|e| e.to_string())?;
+        self.new_game(Game::new(Rules::new(v, Default::default())));
+        Ok(String::new())
+    }
+
+    fn play(&mut self, colour: usize, text: &str) -> CmdResult {
+        let lower = text.trim().to_ascii_lowercase();
+        match lower.as_str() {
+            // Colours pass automatically; a controller relaying another engine's `pass`
+            // gets a no-op.
+            "pass" => return Ok(String::new()),
+            "keep" | "swap" => {
+                let choice = if lower == "keep" {
+                    PieChoice::Keep
+                } else {
+                    PieChoice::Swap
+                };
+                return self
+                    .game
+                    .choose_pie(choice)
+                    .map(|_| String::new())
+                    .map_err(|e| e.to_string());
+            }
+            _ => {}
+        }
+        let mv = notation::parse_move(self.game.rules().table(), text)
+            .map_err(|e| format!("invalid move: {e}"))?;
+        self.game
+            .play_for(colour, mv)
+            .map(|_| String::new())
+            .map_err(|e| match e {
+                GameError::Illegal { message, .. } => format!("illegal move: {message}"),
+                other => other.to_string(),
+            })
+    }
+
+    fn all_legal(&self, colour: usize) -> String {
+        if self.game.position().awaiting_pie_choice() {
+            return String::new();
+        }
+        let t = self.game.rules().table();
+        self.game
+            .legal_moves_of(colour)
+            .into_iter()
+            .map(|m| notation::format_move(t, m))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn board_text(&self) -> String {
+        let last_move = self.game.events().iter().rev().find_map(|e| match e {
+            GameEvent::Place { mv, .. } => Some(*mv),
+            GameEvent::Pie(_) => None,
+        });
+        let opts = RenderOptions {
+            ansi: self.config.ansi,
+            last_move,
+        };
+        render::position(self.game.rules(), self.game.position(), &opts)
+    }
+
+    fn place_of(&self, colour: usize) -> CmdResult {
+        let rules = self.game.rules();
+        let pos = self.game.position();
+        let side = score::side_of_colour(rules, pos, colour)
+            .ok_or_else(|| format!("the score of {} is not counted", rules.colour_name(colour)))?;
+        let results = score::side_results(rules, pos);
+        let place = results[side].place;
+        let shared = results.iter().any(|r| r.side != side && r.place == place);
+        Ok(if shared {
+            format!("{place} shared")
+        } else {
+            place.to_string()
+        })
+    }
+
+    fn loadsgf(&mut self, file: &str, move_number: Option<&str>) -> CmdResult {
+        let number = match move_number {
+            Some(t) => Some(
+                t.parse::<usize>()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| format!("invalid move number '{t}' (expected 1 or more)"))?,
+            ),
+            None => None,
+        };
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
+        let text = String::from_utf8(bytes).map_err(|_| format!("'{file}' is not UTF-8 text"))?;
+        let mut game = blksgf::read(&text).map_err(|e| format!("{file}: {e}"))?;
+        if let Some(n) = number {
+            rewind_to_move(&mut game, n - 1);
+        }
+        self.new_game(game);
+        Ok(String::new())
+    }
+
+    fn param_base(&mut self, args: &[&str]) -> CmdResult {
+        match args {
+            [] => Ok(format!("resign {}", u8::from(self.config.resign))),
+            ["resign", v] => {
+                self.config.resign = match *v {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(format!("invalid value '{v}' (expected 0 or 1)")),
+                };
+                Ok(String::new())
+            }
+            [name, _] => Err(format!("unknown parameter '{name}'")),
+            _ => Err("expected no arguments, or a parameter name and value".into()),
+        }
+    }
+
+    /// Asks the player for `colour`'s move; plays it when `play` (genmove).
+    fn genmove(&mut self, colour: usize, play: bool) -> CmdResult {
+        let budget = self.config.budget;
+        let resign_allowed = self.config.resign && self.game.rules().v().players == 2;
+        let Some(player) = self.player.as_mut() else {
+            return Err("no player set".into());
+        };
+        if self.game.position().awaiting_pie_choice() {
+            let choice = match player.decide(&self.game, budget) {
+                Decision::Pie(c) => c,
+                _ => return Err("player did not make the pie choice".into()),
+            };
+            if play {
+                self.game.choose_pie(choice).map_err(|e| e.to_string())?;
+            }
+            return Ok(match choice {
+                PieChoice::Keep => "keep",
+                PieChoice::Swap => "swap",
+            }
+            .into());
+        }
+        let rules = self.game.rules().clone();
+        if !self.game.position().has_legal_move(&rules, colour) {
+            return Ok("pass".into());
+        }
+        let decision = if self.game.to_move() == colour {
+            player.decide(&self.game, budget)
+        } else {
+            // Out of turn: the player sees the same placements with `colour` to move.
+            let mut setup: Vec<_> = self.game.setup().to_vec();
+            setup.extend(self.game.moves());
+            let view = Game::with_setup(rules.clone(), setup, colour);
+            player.decide(&view, budget)
+        };
+        let mv = match decision {
+            Decision::Place(mv) => mv,
+            Decision::Resign if resign_allowed => return Ok("resign".into()),
+            // Resigning is off or not possible here: play on with some legal move.
+            Decision::Resign => self.game.legal_moves_of(colour)[0],
+            Decision::Pie(_) => return Err("player made a pie choice where a move is due".into()),
+        };
+        let text = notation::format_move(rules.table(), mv);
+        if let Err(reason) = self.game.position().check_placement(&rules, colour, mv) {
+            let why = blokus_core::position::IllegalDisplay(&reason, &rules).to_string();
+            return Err(format!("player generated illegal move {text}: {why}"));
+        }
+        if play {
+            self.game.play_for(colour, mv).map_err(|e| e.to_string())?;
+        }
+        Ok(text)
+    }
+
+    #[cfg(test)]
+    fn colour_ids(&self) -> Vec<String> {
+        (0..self.game.rules().num_colours())
+            .map(|c| self.colour_id(c))
+            .collect()
+    }
+}
+
+/// `=id text` / `?id message`, ending with a blank line. The text never contains an
+/// empty line (that would end the response early), and a message is one line.
+fn format_response(id: &str, result: CmdResult) -> String {
+    let (status, body) = match result {
+        Ok(text) => ('=', text),
+        Err(message) => ('?', message.replace(['\n', '\r'], " ")),
+    };
+    // A response that starts with a newline (a board) keeps it: `=` alone on a line.
+    let block = body.starts_with('\n');
+    let lines: Vec<&str> = body
+        .split('\n')
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut out = format!("{status}{id}");
+    if !lines.is_empty() {
+        out.push(if block { '\n' } else { ' ' });
+        out.push_str(&lines.join("\n"));
+    }
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine(variant: &str) -> Engine {
+        let player = blokus_ai::player_from_spec("random:seed=3").unwrap();
+        Engine::new(
+            Rules::by_name(variant).unwrap(),
+            Some(player),
+            EngineConfig::default(),
+        )
+    }
+
+    fn ask(e: &mut Engine, line: &str) -> String {
+        e.handle_line(line).expect("a response")
+    }
+
+    #[test]
+    fn framing_ids_comments_and_errors() {
+        let mut e = engine("duo");
+        assert_eq!(ask(&mut e, "protocol_version"), "= 2\n\n");
+        assert_eq!(ask(&mut e, "12 name"), "=12 blokus\n\n");
+        assert_eq!(
+            ask(&mut e, "7 frobnicate"),
+            "?7 unknown command 'frobnicate'\n\n"
+        );
+        assert_eq!(e.handle_line("   # just a comment"), None);
+        assert_eq!(e.handle_line(""), None);
+        assert_eq!(ask(&mut e, "known_command\tplay # comment"), "= true\n\n");
+        assert_eq!(ask(&mut e, "known_command foo"), "= false\n\n");
+        assert_eq!(ask(&mut e, "3"), "?3 empty command\n\n");
+        assert_eq!(e.colour_ids(), vec!["B", "W"]);
+    }
+
+    #[test]
+    fn plays_and_lists_duo_moves() {
+        let mut e = engine("classic");
+        assert_eq!(ask(&mut e, "set_game Blokus Duo"), "=\n\n");
+        assert_eq!(ask(&mut e, "play b e8,d9,e9,f9,e10"), "=\n\n");
+        let legal = ask(&mut e, "all_legal w");
+        assert_eq!(legal.lines().count(), 414 + 1);
+        assert!(legal.starts_with("= "));
+        assert_eq!(
+            ask(&mut e, "play w e8,d9,e9,f9,e10"),
+            "? illegal move: cell e8 is already covered\n\n"
+        );
+        assert!(ask(&mut e, "play x a1").starts_with("? invalid color argument 'x'"));
+        assert!(ask(&mut e, "play w zz1").starts_with("? invalid move:"));
+        assert_eq!(ask(&mut e, "undo"), "=\n\n");
+        assert_eq!(ask(&mut e, "undo"), "? cannot undo\n\n");
+    }
+
+    #[test]
+    fn genmove_plays_and_final_score_reports() {
+        let mut e = engine("duo");
+        let mut guard = 0;
+        loop {
+            let c = if e.game().to_move() == 0 { "b" } else { "w" };
+            let r = ask(&mut e, &format!("genmove {c}"));
+            assert!(r.starts_with("= "), "{r}");
+            guard += 1;
+            if e.game().is_over() || guard > 100 {
+                break;
+            }
+        }
+        assert!(e.game().is_over());
+        let score = ask(&mut e, "final_score");
+        assert!(
+            score.starts_with("= B+") || score.starts_with("= W+") || score == "= 0\n\n",
+            "{score}"
+        );
+        assert_eq!(ask(&mut e, "genmove b"), "= pass\n\n");
+        let board = ask(&mut e, "showboard");
+        assert!(board.starts_with("=\n   a b c"), "{board}");
+        assert!(!board.trim_end().contains("\n\n"));
+    }
+
+    #[test]
+    fn four_colour_games_use_numbers_and_list_points() {
+        let mut e = engine("classic");
+        assert_eq!(ask(&mut e, "play 1 a20"), "=\n\n");
+        assert_eq!(ask(&mut e, "play yellow t20"), "=\n\n");
+        assert!(ask(&mut e, "reg_genmove 3").starts_with("= "));
+        assert_eq!(e.game().moves().count(), 2);
+        assert_eq!(ask(&mut e, "final_score"), "= 1 1 0 0\n\n");
+        assert!(ask(&mut e, "play b a1").starts_with("? invalid color"));
+    }
+
+    #[test]
+    fn pie_choice_via_genmove_and_play() {
+        let mut e = engine("polyomino_mini");
+        ask(&mut e, "genmove b");
+        ask(&mut e, "genmove w");
+        assert!(e.game().position().awaiting_pie_choice());
+        assert_eq!(ask(&mut e, "play w swap"), "=\n\n");
+        assert_eq!(ask(&mut e, "play w swap"), "? no pie choice is pending\n\n");
+        ask(&mut e, "undo");
+        let r = ask(&mut e, "genmove w");
+        assert!(r == "= keep\n\n" || r == "= swap\n\n", "{r}");
+    }
+
+    #[test]
+    fn without_a_player_genmove_is_unknown() {
+        let mut e = Engine::new(
+            Rules::by_name("duo").unwrap(),
+            None,
+            EngineConfig::default(),
+        );
+        assert_eq!(ask(&mut e, "known_command genmove"), "= false\n\n");
+        assert!(ask(&mut e, "genmove b").starts_with("? unknown command"));
+        assert!(!ask(&mut e, "list_commands").contains("genmove"));
+    }
+
+    #[test]
+    fn run_stops_at_quit() {
+        let mut e = engine("duo");
+        let input = b"name\nquit\nname\n" as &[u8];
+        let mut out = Vec::new();
+        e.run(input, &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "= blokus\n\n=\n\n");
+    }
+}
