@@ -1,1 +1,89 @@
-//! Blokus server (under construction).
+//! The Blokus server: the web app and its HTTP + WebSocket API from one process.
+//!
+//! Each game is a room (one tokio task owning the game, see [`room`]); every action is
+//! validated by `blokus-core`, stored in SQLite ([`store`]) and then broadcast. AI seats
+//! think on blocking threads. The protocol is documented in `docs/api.md`.
+#![deny(missing_docs)]
+
+pub mod assets;
+pub mod codec;
+pub mod error;
+pub mod http;
+pub mod hub;
+pub mod protocol;
+pub mod puzzles;
+pub mod record;
+pub mod room;
+pub mod seats;
+pub mod store;
+pub mod variants;
+pub mod view;
+pub mod ws;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+pub use error::AppError;
+pub use hub::{Hub, Limits};
+
+/// Where and how to serve.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Interface to listen on.
+    pub host: String,
+    /// Port (0 = any free port).
+    pub port: u16,
+    /// Directory of the database (created if missing).
+    pub data: PathBuf,
+    /// Size and rate limits.
+    pub limits: Limits,
+}
+
+/// Serves on an already bound listener until the future is dropped.
+///
+/// # Errors
+/// If the data directory or database cannot be opened, or serving fails.
+pub async fn serve_listener(
+    listener: tokio::net::TcpListener,
+    config: Config,
+) -> Result<(), AppError> {
+    let store = store::Store::open(&config.data)?;
+    let hub = Hub::new(store, config.limits);
+    axum::serve(listener, http::router(hub).into_make_service())
+        .await
+        .map_err(|e| AppError::Internal(format!("server: {e}")))
+}
+
+/// Binds, prints the address, and serves until Ctrl-C (blocking: builds its own runtime).
+///
+/// # Errors
+/// If the address cannot be bound or the database cannot be opened.
+pub fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let addr: SocketAddr = format!("{}:{}", config.host, config.port)
+            .parse()
+            .or_else(|_| {
+                std::net::ToSocketAddrs::to_socket_addrs(&(config.host.as_str(), config.port))
+                    .ok()
+                    .and_then(|mut a| a.next())
+                    .ok_or_else(|| format!("cannot resolve host '{}'", config.host))
+            })?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let local = listener.local_addr()?;
+        // Open the store before announcing, so a bad data directory fails fast.
+        store::Store::open(&config.data)?;
+        println!("blokus: serving on http://{local}/ (data in {})", config.data.display());
+        tokio::select! {
+            r = serve_listener(listener, config) => r.map_err(|e| Box::new(e) as Box<dyn std::error::Error>),
+            _ = tokio::signal::ctrl_c() => {
+                println!("blokus: stopped");
+                Ok(())
+            }
+        }
+    })
+}

@@ -1,0 +1,81 @@
+//! The one application error type: every failure a client can cause or meet, each mapped
+//! to an HTTP status and a machine-readable code.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// Something went wrong serving a request or a WebSocket message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppError {
+    /// The request is malformed or names something invalid (HTTP 400).
+    BadRequest(String),
+    /// No such game (HTTP 404).
+    NotFound(String),
+    /// The action is not allowed for this client (HTTP 403), e.g. a wrong token.
+    Forbidden(String),
+    /// The action conflicts with the game's state (HTTP 409), e.g. a seat already taken.
+    Conflict(String),
+    /// A limit was reached (HTTP 503 / 429): too many rooms, connections or messages.
+    Busy(String),
+    /// A server-side failure (HTTP 500), e.g. the database.
+    Internal(String),
+}
+
+impl AppError {
+    /// The short machine-readable code sent to clients.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::BadRequest(_) => "bad_request",
+            AppError::NotFound(_) => "not_found",
+            AppError::Forbidden(_) => "forbidden",
+            AppError::Conflict(_) => "conflict",
+            AppError::Busy(_) => "busy",
+            AppError::Internal(_) => "internal",
+        }
+    }
+
+    /// The message for people.
+    pub fn message(&self) -> &str {
+        match self {
+            AppError::BadRequest(m)
+            | AppError::NotFound(m)
+            | AppError::Forbidden(m)
+            | AppError::Conflict(m)
+            | AppError::Busy(m)
+            | AppError::Internal(m) => m,
+        }
+    }
+
+    fn status(&self) -> StatusCode {
+        match self {
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<rusqlite::Error> for AppError {
+    fn from(e: rusqlite::Error) -> Self {
+        AppError::Internal(format!("database: {e}"))
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.code(), "message": self.message() });
+        (self.status(), Json(body)).into_response()
+    }
+}

@@ -1,0 +1,271 @@
+//! HTTP routes: variants, game creation and listing, state, seat claims, records, the
+//! WebSocket upgrade and the web app's pages.
+
+use axum::extract::{DefaultBodyLimit, Path, Query, State, WebSocketUpgrade};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use blokus_core::{all_variants, RuleOptions};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::AppError;
+use crate::hub::Hub;
+use crate::room::RoomMsg;
+use crate::seats::{is_token, new_game_id, new_token, Seat, SeatKind};
+use crate::{assets, variants, ws};
+
+/// Every route of the server.
+pub fn router(hub: Hub) -> Router {
+    let max_body = hub.limits.max_body;
+    Router::new()
+        .route("/api/variants", get(list_variants))
+        .route("/api/variants/:id", get(variant_detail))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/:id", get(game_state))
+        .route("/api/games/:id/join", post(join_game))
+        .route("/api/games/:id/record.blksgf", get(record))
+        .route("/api/games/:id/ws", get(websocket))
+        .route("/", get(|| async { assets::file("index.html") }))
+        .route("/game/:id", get(|| async { assets::file("game.html") }))
+        .route(
+            "/*path",
+            get(|Path(p): Path<String>| async move { assets::file(&p) }),
+        )
+        .merge(crate::puzzles::router::<Hub>())
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(hub)
+}
+
+async fn list_variants() -> Json<Value> {
+    Json(json!(all_variants()
+        .iter()
+        .map(variants::summary)
+        .collect::<Vec<_>>()))
+}
+
+async fn variant_detail(Path(id): Path<String>) -> Result<Json<Value>, AppError> {
+    let v = blokus_core::variant(&id).map_err(|e| AppError::NotFound(e.to_string()))?;
+    Ok(Json(json!(variants::detail(&v))))
+}
+
+/// A seat in a creation request.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatRequest {
+    kind: SeatKind,
+    #[serde(default)]
+    level: Option<u8>,
+}
+
+/// Options a creator may set.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct OptionsRequest {
+    #[serde(default)]
+    alternate_contact: bool,
+}
+
+/// `POST /api/games`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    variant: String,
+    #[serde(default)]
+    options: OptionsRequest,
+    seats: Vec<SeatRequest>,
+}
+
+fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
+    serde_json::from_slice(body)
+        .map_err(|e| AppError::BadRequest(format!("invalid request body: {e}")))
+}
+
+async fn create_game(
+    State(hub): State<Hub>,
+    body: axum::body::Bytes,
+) -> Result<Response, AppError> {
+    let req: CreateRequest = json_body(&body)?;
+    let v = blokus_core::variant(&req.variant).map_err(|e| AppError::BadRequest(e.to_string()))?;
+    if req.options.alternate_contact && !v.has_alternate_contact() {
+        return Err(AppError::BadRequest(format!(
+            "the alternate contact rule applies only to Trigon variants, not '{}'",
+            v.id
+        )));
+    }
+    if req.seats.len() != v.players {
+        return Err(AppError::BadRequest(format!(
+            "variant '{}' has {} players: give exactly {} seats (got {})",
+            v.id,
+            v.players,
+            v.players,
+            req.seats.len()
+        )));
+    }
+    let mut seats = Vec::new();
+    let mut tokens = Vec::new();
+    for (i, s) in req.seats.iter().enumerate() {
+        let level = match (s.kind, s.level) {
+            (SeatKind::Ai, Some(l)) if (1..=9).contains(&l) => Some(l),
+            (SeatKind::Ai, Some(l)) => {
+                return Err(AppError::BadRequest(format!(
+                    "seat {i}: AI level {l} is not in 1..9"
+                )))
+            }
+            (SeatKind::Ai, None) => Some(3),
+            (_, Some(_)) => {
+                return Err(AppError::BadRequest(format!(
+                    "seat {i}: only AI seats have a level"
+                )))
+            }
+            (_, None) => None,
+        };
+        let claimed = matches!(s.kind, SeatKind::Me | SeatKind::Hotseat);
+        if claimed {
+            tokens.push((new_token(), i));
+        }
+        seats.push(Seat {
+            kind: s.kind,
+            level,
+            claimed,
+        });
+    }
+    let options = RuleOptions {
+        alternate_contact: req.options.alternate_contact,
+        ..RuleOptions::default()
+    };
+    let id = new_game_id();
+    let status = if seats.iter().any(Seat::is_open) {
+        "open"
+    } else {
+        "running"
+    };
+    hub.store
+        .create_game(
+            id.clone(),
+            v.id.to_string(),
+            serde_json::to_string(&options).expect("options serialise"),
+            seats,
+            status,
+            tokens.clone(),
+        )
+        .await?;
+    // Start the room now so an AI that moves first starts thinking at once.
+    hub.room(&id).await?;
+    let tokens: Vec<Value> = tokens
+        .iter()
+        .map(|(t, s)| json!({"seat": s, "token": t}))
+        .collect();
+    let body = json!({"id": id, "url": format!("/game/{id}"), "tokens": tokens});
+    Ok((axum::http::StatusCode::CREATED, Json(body)).into_response())
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    #[serde(default)]
+    mine: Option<String>,
+}
+
+async fn list_games(
+    State(hub): State<Hub>,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<Value>, AppError> {
+    let open = hub.store.list("open", 50).await?;
+    let running = hub.store.list("running", 50).await?;
+    let finished = hub.store.list("finished", 50).await?;
+    let mut body = json!({"open": open, "running": running, "finished": finished});
+    if let Some(m) = q.mine {
+        let tokens: Vec<String> = m
+            .split(',')
+            .filter(|t| is_token(t))
+            .take(200)
+            .map(String::from)
+            .collect();
+        body["mine"] = json!(hub.store.mine(tokens, 100).await?);
+    }
+    Ok(Json(body))
+}
+
+#[derive(Deserialize)]
+struct StateQuery {
+    #[serde(default)]
+    legal: Option<u8>,
+}
+
+async fn game_state(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Query(q): Query<StateQuery>,
+) -> Result<Json<Value>, AppError> {
+    let room = hub.room(&id).await?;
+    let legal = q.legal.unwrap_or(0) != 0;
+    Ok(Json(
+        room.ask(|reply| RoomMsg::Snapshot { legal, reply }).await?,
+    ))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    #[serde(default)]
+    seat: Option<usize>,
+}
+
+async fn join_game(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, AppError> {
+    let req: JoinRequest = if body.is_empty() {
+        JoinRequest::default()
+    } else {
+        json_body(&body)?
+    };
+    let room = hub.room(&id).await?;
+    let (seat, token) = room
+        .ask(|reply| RoomMsg::Claim {
+            seat: req.seat,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({"seat": seat, "token": token})))
+}
+
+async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, AppError> {
+    let room = hub.room(&id).await?;
+    let game = room.ask(|reply| RoomMsg::GameCopy { reply }).await?;
+    let text = crate::record::blksgf(&game);
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-blokus-sgf; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"blokus-{id}.blksgf\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn websocket(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, AppError> {
+    let room = hub.room(&id).await?;
+    let permit = hub
+        .connections
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| AppError::Busy("too many connections; try again later".into()))?;
+    let max = hub.limits.max_message;
+    Ok(upgrade
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| ws::connection(socket, room, hub, permit)))
+}

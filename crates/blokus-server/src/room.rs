@@ -1,0 +1,635 @@
+//! One game room: an actor task that owns the game, validates every action with
+//! `blokus-core`, persists it, then broadcasts. AI seats think on blocking threads.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use blokus_ai::{Budget, Decision, Player};
+use blokus_core::{Game, GameError};
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::codec::encode;
+use crate::error::AppError;
+use crate::protocol::ClientMsg;
+use crate::seats::{is_token, new_token, Seat, SeatKind};
+use crate::store::{Store, StoredGame};
+use crate::view;
+
+/// Text sent to one connection.
+pub type Outgoing = Arc<str>;
+
+/// Most connections (players and spectators) in one room.
+pub const MAX_CONNECTIONS_PER_ROOM: usize = 64;
+/// Pending outgoing messages per connection before it is dropped as too slow.
+pub const OUTBOX: usize = 64;
+
+/// A request to a room.
+pub enum RoomMsg {
+    /// A WebSocket connection arrives (as a spectator until it joins).
+    Connect {
+        /// Connection id.
+        conn: u64,
+        /// Where to send its messages.
+        out: mpsc::Sender<Outgoing>,
+        /// Refused when the room is full.
+        reply: oneshot::Sender<Result<(), AppError>>,
+    },
+    /// The connection closed.
+    Disconnect {
+        /// Connection id.
+        conn: u64,
+    },
+    /// A parsed client message.
+    Client {
+        /// Connection id.
+        conn: u64,
+        /// The message.
+        msg: ClientMsg,
+    },
+    /// The state as JSON (for `GET /api/games/{id}`).
+    Snapshot {
+        /// Include the legal moves of the colour to move.
+        legal: bool,
+        /// The answer.
+        reply: oneshot::Sender<Value>,
+    },
+    /// A person claims an open seat by link; answers the new token.
+    Claim {
+        /// Seat index; `None` = the first open seat.
+        seat: Option<usize>,
+        /// The answer.
+        reply: oneshot::Sender<Result<(usize, String), AppError>>,
+    },
+    /// A copy of the game (for record downloads).
+    GameCopy {
+        /// The answer.
+        reply: oneshot::Sender<Game>,
+    },
+}
+
+/// The stub other tasks use to talk to a room.
+#[derive(Clone)]
+pub struct RoomHandle {
+    tx: mpsc::Sender<RoomMsg>,
+}
+
+impl RoomHandle {
+    /// Whether the room task has ended (idle); the hub then reloads it.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// Sends a message; fails if the room has just closed.
+    pub async fn send(&self, msg: RoomMsg) -> Result<(), AppError> {
+        self.tx
+            .send(msg)
+            .await
+            .map_err(|_| AppError::Busy("the game room was closing; try again".into()))
+    }
+
+    /// Sends a request carrying a oneshot reply and awaits the answer.
+    pub async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> RoomMsg,
+    ) -> Result<T, AppError> {
+        let (tx, rx) = oneshot::channel();
+        self.send(make(tx)).await?;
+        rx.await
+            .map_err(|_| AppError::Internal("the game room stopped".into()))
+    }
+}
+
+struct Conn {
+    out: mpsc::Sender<Outgoing>,
+    seats: Vec<usize>,
+}
+
+struct AiResult {
+    ply: usize,
+    decision: Option<Decision>,
+}
+
+/// How long a room without connections stays in memory.
+const IDLE: Duration = Duration::from_secs(120);
+
+/// The room's state, owned by its task.
+struct Room {
+    id: String,
+    game: Game,
+    seats: Vec<Seat>,
+    tokens: HashMap<String, usize>,
+    store: Store,
+    conns: HashMap<u64, Conn>,
+    ai_pending: Option<usize>,
+    ai_tx: mpsc::UnboundedSender<AiResult>,
+}
+
+/// Starts the task of a stored game and returns its handle.
+///
+/// # Errors
+/// If the stored events cannot be replayed.
+pub fn spawn(stored: StoredGame, store: Store) -> Result<RoomHandle, AppError> {
+    let game = crate::codec::rebuild(&stored.variant, &stored.options, &stored.events)
+        .map_err(|e| AppError::Internal(format!("game {}: {e}", stored.id)))?;
+    let (tx, rx) = mpsc::channel(256);
+    let (ai_tx, ai_rx) = mpsc::unbounded_channel();
+    let room = Room {
+        id: stored.id,
+        game,
+        seats: stored.seats,
+        tokens: stored.tokens.into_iter().collect(),
+        store,
+        conns: HashMap::new(),
+        ai_pending: None,
+        ai_tx,
+    };
+    tokio::spawn(room.run(rx, ai_rx));
+    Ok(RoomHandle { tx })
+}
+
+/// The AI spec of a level, with fallbacks while stronger players are not available.
+fn ai_player(level: u8) -> Box<dyn Player> {
+    let specs = [
+        format!("mcts:level={level}"),
+        "greedy".into(),
+        "random".into(),
+    ];
+    for s in &specs {
+        if let Ok(p) = blokus_ai::player_from_spec(s) {
+            return p;
+        }
+    }
+    unreachable!("the random player always exists")
+}
+
+fn error_msg(code: &str, message: &str) -> Outgoing {
+    json!({"type": "error", "code": code, "message": message})
+        .to_string()
+        .into()
+}
+
+impl Room {
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<RoomMsg>,
+        mut ai_rx: mpsc::UnboundedReceiver<AiResult>,
+    ) {
+        self.maybe_start_ai();
+        loop {
+            let idle = self.conns.is_empty() && self.ai_pending.is_none();
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(m) => self.handle(m).await,
+                    None => break,
+                },
+                Some(r) = ai_rx.recv() => self.ai_done(r).await,
+                _ = tokio::time::sleep(IDLE), if idle => break,
+            }
+        }
+    }
+
+    fn status(&self) -> &'static str {
+        if self.game.is_over() {
+            "finished"
+        } else if self.seats.iter().any(Seat::is_open) {
+            "open"
+        } else {
+            "running"
+        }
+    }
+
+    fn connected(&self) -> Vec<bool> {
+        (0..self.seats.len())
+            .map(|s| {
+                self.seats[s].kind == SeatKind::Ai
+                    || self.conns.values().any(|c| c.seats.contains(&s))
+            })
+            .collect()
+    }
+
+    /// Whether a connection holding `seats` may take moves back: every seat played by a
+    /// person must be its own (a game against the AI, or hot-seat).
+    fn may_undo(&self, seats: &[usize]) -> bool {
+        !seats.is_empty()
+            && self
+                .seats
+                .iter()
+                .enumerate()
+                .all(|(i, s)| !s.is_human() || seats.contains(&i))
+            && (0..self.game.events().len())
+                .any(|n| seats.contains(&view::event_player(&self.game, n)))
+    }
+
+    fn base_state(&self) -> serde_json::Map<String, Value> {
+        view::state(
+            &self.id,
+            &self.game,
+            &self.seats,
+            self.status(),
+            &self.connected(),
+        )
+    }
+
+    /// Sends every connection the current state; the legal moves go only to the
+    /// connections that play the side to move.
+    fn broadcast_state(&mut self) {
+        let ids: Vec<u64> = self.conns.keys().copied().collect();
+        self.send_state(&ids);
+    }
+
+    /// Sends the state to some connections.
+    fn send_state(&mut self, ids: &[u64]) {
+        let base = self.base_state();
+        let mover =
+            (!self.game.is_over()).then(|| self.game.position().player_to_move(self.game.rules()));
+        let needs_legal = ids
+            .iter()
+            .filter_map(|id| self.conns.get(id))
+            .any(|c| mover.is_some_and(|p| c.seats.contains(&p)));
+        let legal = needs_legal.then(|| view::legal_moves(&self.game));
+        for &id in ids {
+            let Some(c) = self.conns.get(&id) else {
+                continue;
+            };
+            let mut m = base.clone();
+            let mine = mover.is_some_and(|p| c.seats.contains(&p));
+            m.insert("you".into(), json!(c.seats));
+            m.insert("can_undo".into(), json!(self.may_undo(&c.seats)));
+            match (&legal, mine) {
+                (Some((moves, pieces)), true) => {
+                    m.insert("legal".into(), json!(moves));
+                    m.insert("legal_pieces".into(), json!(pieces));
+                }
+                _ => {
+                    m.insert("legal".into(), Value::Null);
+                }
+            }
+            let text: Outgoing = Value::Object(m).to_string().into();
+            self.send_to(id, text);
+        }
+    }
+
+    fn send_to(&mut self, conn: u64, text: Outgoing) {
+        if let Some(c) = self.conns.get(&conn) {
+            if c.out.try_send(text).is_err() {
+                // Too slow or gone: drop it; the client reconnects and gets a fresh state.
+                self.conns.remove(&conn);
+            }
+        }
+    }
+
+    fn broadcast(&mut self, text: Outgoing) {
+        let ids: Vec<u64> = self.conns.keys().copied().collect();
+        for id in ids {
+            self.send_to(id, text.clone());
+        }
+    }
+
+    async fn handle(&mut self, msg: RoomMsg) {
+        match msg {
+            RoomMsg::Connect { conn, out, reply } => {
+                if self.conns.len() >= MAX_CONNECTIONS_PER_ROOM {
+                    let _ =
+                        reply.send(Err(AppError::Busy("this game has too many viewers".into())));
+                    return;
+                }
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        out,
+                        seats: Vec::new(),
+                    },
+                );
+                let _ = reply.send(Ok(()));
+                self.broadcast_state();
+            }
+            RoomMsg::Disconnect { conn } => {
+                if let Some(c) = self.conns.remove(&conn) {
+                    if !c.seats.is_empty() {
+                        self.broadcast_state();
+                    }
+                }
+            }
+            RoomMsg::Client { conn, msg } => {
+                if let Err(e) = self.client(conn, msg).await {
+                    self.send_to(conn, error_msg(e.0, &e.1));
+                }
+            }
+            RoomMsg::Snapshot { legal, reply } => {
+                let mut m = self.base_state();
+                if legal && !self.game.is_over() {
+                    let (moves, pieces) = view::legal_moves(&self.game);
+                    m.insert("legal".into(), json!(moves));
+                    m.insert("legal_pieces".into(), json!(pieces));
+                } else {
+                    m.insert("legal".into(), Value::Null);
+                }
+                let _ = reply.send(Value::Object(m));
+            }
+            RoomMsg::Claim { seat, reply } => {
+                let r = self.claim(seat).await;
+                let _ = reply.send(r);
+            }
+            RoomMsg::GameCopy { reply } => {
+                let _ = reply.send(self.game.clone());
+            }
+        }
+    }
+
+    async fn claim(&mut self, seat: Option<usize>) -> Result<(usize, String), AppError> {
+        let s = match seat {
+            Some(s) => s,
+            None => self
+                .seats
+                .iter()
+                .position(Seat::is_open)
+                .ok_or_else(|| AppError::Conflict("this game has no open seat".into()))?,
+        };
+        let Some(st) = self.seats.get(s) else {
+            return Err(AppError::BadRequest(format!("seat {s} does not exist")));
+        };
+        if !st.is_open() {
+            return Err(AppError::Conflict(format!("seat {s} is not open")));
+        }
+        let token = new_token();
+        let mut seats = self.seats.clone();
+        seats[s].claimed = true;
+        let status = if self.game.is_over() {
+            "finished"
+        } else if seats.iter().any(Seat::is_open) {
+            "open"
+        } else {
+            "running"
+        };
+        self.store
+            .claim_seat(self.id.clone(), s, token.clone(), seats.clone(), status)
+            .await?;
+        self.seats = seats;
+        self.tokens.insert(token.clone(), s);
+        self.broadcast_state();
+        Ok((s, token))
+    }
+
+    async fn client(&mut self, conn: u64, msg: ClientMsg) -> Result<(), (&'static str, String)> {
+        match msg {
+            ClientMsg::Ping => {
+                self.send_state(&[conn]);
+                Ok(())
+            }
+            ClientMsg::Join { token, tokens } => {
+                let mut all: Vec<String> = tokens.unwrap_or_default();
+                all.extend(token);
+                if all.is_empty() || all.len() > 8 {
+                    return Err(("bad_join", "join needs 'token' or 1..8 'tokens'".into()));
+                }
+                let mut seats = Vec::new();
+                for t in &all {
+                    let seat = is_token(t).then(|| self.tokens.get(t)).flatten().copied();
+                    match seat {
+                        Some(s) => seats.push(s),
+                        None => {
+                            return Err((
+                                "bad_token",
+                                "this token holds no seat of this game".into(),
+                            ))
+                        }
+                    }
+                }
+                seats.sort_unstable();
+                seats.dedup();
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.seats = seats;
+                }
+                self.broadcast_state();
+                self.maybe_start_ai();
+                Ok(())
+            }
+            ClientMsg::Move { cells, ply } => {
+                let mover = self.check_turn(conn, ply)?;
+                if self.game.position().awaiting_pie_choice() {
+                    return Err((
+                        "pie_pending",
+                        "the pie choice must be made first (send a 'pie' message)".into(),
+                    ));
+                }
+                let _ = mover;
+                let text = cells
+                    .to_text()
+                    .ok_or(("malformed", "too many cells for one move".to_string()))?;
+                let colour = self.game.to_move();
+                let mv = self.game.resolve(colour, &text).map_err(|e| match e {
+                    GameError::Notation(n) => ("malformed", n.to_string()),
+                    other => ("illegal", other.to_string()),
+                })?;
+                self.game
+                    .play_as(colour, mv)
+                    .map_err(|e| ("illegal", e.to_string()))?;
+                self.commit_last().await
+            }
+            ClientMsg::Pie { choice } => {
+                self.check_turn(conn, None)?;
+                self.game
+                    .choose_pie(choice)
+                    .map_err(|e| ("no_pie", e.to_string()))?;
+                self.commit_last().await
+            }
+            ClientMsg::Undo => {
+                let seats = self
+                    .conns
+                    .get(&conn)
+                    .map(|c| c.seats.clone())
+                    .unwrap_or_default();
+                if !self.may_undo(&seats) {
+                    return Err((
+                        "undo_refused",
+                        "undo is only possible against the AI or in hot-seat, after a move of your own".into(),
+                    ));
+                }
+                self.undo(&seats).await
+            }
+        }
+    }
+
+    /// Checks that the connection plays the side to move (and that its view is current).
+    fn check_turn(&self, conn: u64, ply: Option<usize>) -> Result<usize, (&'static str, String)> {
+        if self.game.is_over() {
+            return Err(("game_over", "the game is over".into()));
+        }
+        let seats = self
+            .conns
+            .get(&conn)
+            .map(|c| c.seats.as_slice())
+            .unwrap_or(&[]);
+        if seats.is_empty() {
+            return Err((
+                "not_joined",
+                "spectators cannot move: join with a seat token first".into(),
+            ));
+        }
+        let p = self.game.position().player_to_move(self.game.rules());
+        if !seats.contains(&p) {
+            let whose = self.game.rules().colour_name(self.game.to_move());
+            return Err((
+                "not_your_turn",
+                format!("it is not your turn ({whose} is to move, played by seat {p})"),
+            ));
+        }
+        if let Some(ply) = ply {
+            if ply != self.game.events().len() {
+                return Err((
+                    "stale",
+                    format!(
+                    "your view is out of date (ply {ply}, the game is at {}); the state follows",
+                    self.game.events().len()
+                ),
+                ));
+            }
+        }
+        Ok(p)
+    }
+
+    /// Persists the game's newest event, then tells everybody; on a database failure the
+    /// event is taken back so memory and disk agree.
+    async fn commit_last(&mut self) -> Result<(), (&'static str, String)> {
+        let n = self.game.events().len() - 1;
+        let event = self.game.events()[n];
+        let text = encode(&self.game, &event);
+        if let Err(e) = self
+            .store
+            .append_event(self.id.clone(), n, text, self.status())
+            .await
+        {
+            let _ = self.game.undo();
+            return Err(("internal", format!("the move could not be saved: {e}")));
+        }
+        if let blokus_core::GameEvent::Place { colour, mv } = event {
+            let table = self.game.rules().table();
+            let notice = json!({
+                "type": "move", "ply": n, "colour": colour,
+                "cells": blokus_core::notation::move_cells(table, mv),
+                "piece": blokus_core::notation::piece_name(table, mv),
+            });
+            self.broadcast(notice.to_string().into());
+            let passes = self.game.passes_after(n);
+            if !passes.is_empty() {
+                let names: Vec<&str> = passes
+                    .iter()
+                    .map(|&c| self.game.rules().colour_name(c))
+                    .collect();
+                let notice = json!({"type": "pass", "ply": n, "colours": passes, "names": names});
+                self.broadcast(notice.to_string().into());
+            }
+        }
+        if self.game.is_over() {
+            self.broadcast(
+                json!({"type": "game_over", "ply": n + 1})
+                    .to_string()
+                    .into(),
+            );
+        }
+        self.broadcast_state();
+        self.maybe_start_ai();
+        Ok(())
+    }
+
+    /// Takes back events up to and including the last one made by one of `seats`.
+    async fn undo(&mut self, seats: &[usize]) -> Result<(), (&'static str, String)> {
+        let len = self.game.events().len();
+        let Some(last_own) = (0..len)
+            .rev()
+            .find(|&n| seats.contains(&view::event_player(&self.game, n)))
+        else {
+            return Err(("undo_refused", "you have no move to take back".into()));
+        };
+        let mut trial = self.game.clone();
+        while trial.events().len() > last_own {
+            trial.undo().map_err(|e| ("internal", e.to_string()))?;
+        }
+        let status = if trial.is_over() {
+            "finished"
+        } else {
+            self.status_for_open()
+        };
+        if let Err(e) = self
+            .store
+            .truncate_events(self.id.clone(), last_own, status)
+            .await
+        {
+            return Err(("internal", format!("undo could not be saved: {e}")));
+        }
+        self.game = trial;
+        // An AI answer computed for a later ply is now stale; ai_done drops it.
+        self.ai_pending = None;
+        self.broadcast(json!({"type": "undo", "ply": last_own}).to_string().into());
+        self.broadcast_state();
+        self.maybe_start_ai();
+        Ok(())
+    }
+
+    fn status_for_open(&self) -> &'static str {
+        if self.seats.iter().any(Seat::is_open) {
+            "open"
+        } else {
+            "running"
+        }
+    }
+
+    /// If an AI seat is to move and not already thinking, starts it on a blocking thread.
+    fn maybe_start_ai(&mut self) {
+        if self.game.is_over() {
+            return;
+        }
+        let ply = self.game.events().len();
+        if self.ai_pending == Some(ply) {
+            return;
+        }
+        let p = self.game.position().player_to_move(self.game.rules());
+        let Some(seat) = self.seats.get(p) else {
+            return;
+        };
+        if seat.kind != SeatKind::Ai {
+            return;
+        }
+        let level = seat.level.unwrap_or(3);
+        self.ai_pending = Some(ply);
+        let game = self.game.clone();
+        let tx = self.ai_tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut player = ai_player(level);
+            let decision = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                player.decide(&game, Budget::default())
+            }))
+            .ok();
+            let _ = tx.send(AiResult { ply, decision });
+        });
+    }
+
+    async fn ai_done(&mut self, r: AiResult) {
+        if self.ai_pending != Some(r.ply) || self.game.events().len() != r.ply {
+            return; // stale: the game moved on (undo) meanwhile
+        }
+        self.ai_pending = None;
+        let colour = self.game.to_move();
+        let ok = match r.decision {
+            Some(Decision::Place(mv)) => self.game.play_as(colour, mv).is_ok(),
+            Some(Decision::Pie(choice)) => self.game.choose_pie(choice).is_ok(),
+            Some(Decision::Resign) | None => false,
+        };
+        if !ok {
+            // A player that fails or errs must not stall the game: fall back to the
+            // first legal move (or keep at the pie choice).
+            if self.game.position().awaiting_pie_choice() {
+                let _ = self.game.choose_pie(blokus_core::PieChoice::Keep);
+            } else if let Some(&mv) = self.game.legal_moves().first() {
+                let _ = self.game.play_as(colour, mv);
+            } else {
+                return;
+            }
+        }
+        if let Err((_, m)) = self.commit_last().await {
+            self.broadcast(error_msg("internal", &m));
+        }
+    }
+}

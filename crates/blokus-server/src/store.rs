@@ -1,0 +1,349 @@
+//! Persistence in SQLite: games, their event lists and seat tokens.
+//!
+//! Every change is one transaction, so a crash (even `kill -9`) leaves each game at its
+//! last completed move. The connection lives behind a mutex and is only used from
+//! blocking threads (`spawn_blocking`), never on the async workers.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+
+use crate::error::AppError;
+use crate::seats::Seat;
+
+/// A game as stored.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// Rule options as JSON.
+    pub options: String,
+    /// Seats, one per player.
+    pub seats: Vec<Seat>,
+    /// Events in order (see [`crate::room`] for their text form).
+    pub events: Vec<String>,
+    /// (token, seat) pairs.
+    pub tokens: Vec<(String, usize)>,
+    /// Creation time (unix seconds).
+    pub created: i64,
+}
+
+/// One line of the game list.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// `open`, `running` or `finished`.
+    pub status: String,
+    /// The seats.
+    pub seats: Vec<Seat>,
+    /// Events played so far.
+    pub plies: i64,
+    /// Last change (unix seconds).
+    pub updated: i64,
+    /// For `mine` lists: the seats the given tokens hold.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub my_seats: Vec<usize>,
+}
+
+/// The database, shared by every room.
+#[derive(Clone)]
+pub struct Store {
+    conn: Arc<Mutex<Connection>>,
+}
+
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games(
+  id TEXT PRIMARY KEY,
+  variant TEXT NOT NULL,
+  options TEXT NOT NULL,
+  seats TEXT NOT NULL,
+  status TEXT NOT NULL,
+  plies INTEGER NOT NULL DEFAULT 0,
+  created INTEGER NOT NULL,
+  updated INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_status ON games(status, updated);
+CREATE TABLE IF NOT EXISTS events(
+  game_id TEXT NOT NULL,
+  ply INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  PRIMARY KEY(game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS tokens(
+  token TEXT PRIMARY KEY,
+  game_id TEXT NOT NULL,
+  seat INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tokens_by_game ON tokens(game_id);
+";
+
+impl Store {
+    /// Opens (creating if needed) the database `blokus.sqlite3` in `dir`.
+    ///
+    /// # Errors
+    /// If the directory cannot be created or the database cannot be opened.
+    pub fn open(dir: &Path) -> Result<Store, AppError> {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            AppError::Internal(format!(
+                "cannot create data directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+        let conn = Connection::open(dir.join("blokus.sqlite3"))?;
+        // WAL survives a process crash at every committed transaction; NORMAL sync only
+        // risks the last transactions on power loss, which is fine for games.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "busy_timeout", 5000)?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Store {
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    /// Runs `f` with the connection on a blocking thread.
+    async fn with<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, AppError> + Send + 'static,
+    ) -> Result<T, AppError> {
+        let conn = self.conn.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut guard = conn
+                .lock()
+                .map_err(|_| AppError::Internal("database lock poisoned".into()))?;
+            f(&mut guard)
+        })
+        .await
+        .map_err(|e| AppError::Internal(format!("database task failed: {e}")))?
+    }
+
+    /// Stores a new game with its tokens.
+    pub async fn create_game(
+        &self,
+        id: String,
+        variant: String,
+        options: String,
+        seats: Vec<Seat>,
+        status: &'static str,
+        tokens: Vec<(String, usize)>,
+    ) -> Result<(), AppError> {
+        let seats_json = serde_json::to_string(&seats).expect("seats serialise");
+        self.with(move |c| {
+            let tx = c.transaction()?;
+            let t = now();
+            tx.execute(
+                "INSERT INTO games(id, variant, options, seats, status, plies, created, updated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6)",
+                params![id, variant, options, seats_json, status, t],
+            )?;
+            for (token, seat) in &tokens {
+                tx.execute(
+                    "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
+                    params![token, id, *seat as i64],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Loads a game with its events and tokens.
+    pub async fn load_game(&self, id: String) -> Result<Option<StoredGame>, AppError> {
+        self.with(move |c| {
+            let row = c
+                .query_row(
+                    "SELECT variant, options, seats, created FROM games WHERE id = ?1",
+                    params![id],
+                    |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, i64>(3)?,
+                        ))
+                    },
+                )
+                .optional()?;
+            let Some((variant, options, seats, created)) = row else {
+                return Ok(None);
+            };
+            let seats: Vec<Seat> = serde_json::from_str(&seats)
+                .map_err(|e| AppError::Internal(format!("stored seats of {id}: {e}")))?;
+            let mut st = c.prepare("SELECT event FROM events WHERE game_id = ?1 ORDER BY ply")?;
+            let events = st
+                .query_map(params![id], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut st = c.prepare("SELECT token, seat FROM tokens WHERE game_id = ?1")?;
+            let tokens = st
+                .query_map(params![id], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Some(StoredGame {
+                id,
+                variant,
+                options,
+                seats,
+                events,
+                tokens,
+                created,
+            }))
+        })
+        .await
+    }
+
+    /// Appends the event number `ply` (0-based) and sets the game's status, atomically.
+    pub async fn append_event(
+        &self,
+        id: String,
+        ply: usize,
+        event: String,
+        status: &'static str,
+    ) -> Result<(), AppError> {
+        self.with(move |c| {
+            let tx = c.transaction()?;
+            tx.execute(
+                "INSERT INTO events(game_id, ply, event) VALUES (?1, ?2, ?3)",
+                params![id, ply as i64, event],
+            )?;
+            tx.execute(
+                "UPDATE games SET status = ?2, plies = ?3, updated = ?4 WHERE id = ?1",
+                params![id, status, ply as i64 + 1, now()],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Removes the events from `ply` on (undo) and sets the status, atomically.
+    pub async fn truncate_events(
+        &self,
+        id: String,
+        ply: usize,
+        status: &'static str,
+    ) -> Result<(), AppError> {
+        self.with(move |c| {
+            let tx = c.transaction()?;
+            tx.execute(
+                "DELETE FROM events WHERE game_id = ?1 AND ply >= ?2",
+                params![id, ply as i64],
+            )?;
+            tx.execute(
+                "UPDATE games SET status = ?2, plies = ?3, updated = ?4 WHERE id = ?1",
+                params![id, status, ply as i64, now()],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Gives a seat to a person: stores its token and the updated seats.
+    pub async fn claim_seat(
+        &self,
+        id: String,
+        seat: usize,
+        token: String,
+        seats: Vec<Seat>,
+        status: &'static str,
+    ) -> Result<(), AppError> {
+        let seats_json = serde_json::to_string(&seats).expect("seats serialise");
+        self.with(move |c| {
+            let tx = c.transaction()?;
+            tx.execute(
+                "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
+                params![token, id, seat as i64],
+            )?;
+            tx.execute(
+                "UPDATE games SET seats = ?2, status = ?3, updated = ?4 WHERE id = ?1",
+                params![id, seats_json, status, now()],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The most recently changed games of a status.
+    pub async fn list(
+        &self,
+        status: &'static str,
+        limit: usize,
+    ) -> Result<Vec<GameSummary>, AppError> {
+        self.with(move |c| {
+            let mut st = c.prepare(
+                "SELECT id, variant, status, seats, plies, updated FROM games
+                 WHERE status = ?1 ORDER BY updated DESC LIMIT ?2",
+            )?;
+            let rows = st
+                .query_map(params![status, limit as i64], summary_row)?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// Games holding any of `tokens`, most recent first, with the seats they hold.
+    pub async fn mine(
+        &self,
+        tokens: Vec<String>,
+        limit: usize,
+    ) -> Result<Vec<GameSummary>, AppError> {
+        self.with(move |c| {
+            let mut out: Vec<GameSummary> = Vec::new();
+            let mut seat_st = c.prepare("SELECT game_id, seat FROM tokens WHERE token = ?1")?;
+            let mut game_st = c.prepare(
+                "SELECT id, variant, status, seats, plies, updated FROM games WHERE id = ?1",
+            )?;
+            for t in &tokens {
+                let hit = seat_st
+                    .query_row(params![t], |r| {
+                        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+                    })
+                    .optional()?;
+                let Some((gid, seat)) = hit else { continue };
+                if let Some(s) = out.iter_mut().find(|s| s.id == gid) {
+                    s.my_seats.push(seat as usize);
+                    continue;
+                }
+                if let Some(mut s) = game_st.query_row(params![gid], summary_row).optional()? {
+                    s.my_seats.push(seat as usize);
+                    out.push(s);
+                }
+            }
+            out.sort_by(|a, b| b.updated.cmp(&a.updated));
+            out.truncate(limit);
+            Ok(out)
+        })
+        .await
+    }
+}
+
+fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
+    let seats: String = r.get(3)?;
+    Ok(GameSummary {
+        id: r.get(0)?,
+        variant: r.get(1)?,
+        status: r.get(2)?,
+        seats: serde_json::from_str(&seats).unwrap_or_default(),
+        plies: r.get(4)?,
+        updated: r.get(5)?,
+        my_seats: Vec::new(),
+    })
+}

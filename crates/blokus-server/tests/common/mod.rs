@@ -1,0 +1,150 @@
+//! A server on its own thread and runtime, on a temporary data directory, that can be
+//! killed abruptly (its runtime is dropped with every task in flight) and restarted.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A running server.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// Starts a server on a free port over `data`.
+    pub fn start(data: &Path) -> TestServer {
+        let data: PathBuf = data.to_path_buf();
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            let listener = rt
+                .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+                .unwrap();
+            addr_tx.send(listener.local_addr().unwrap()).unwrap();
+            let config = blokus_server::Config {
+                host: "127.0.0.1".into(),
+                port: 0,
+                data,
+                limits: blokus_server::Limits::default(),
+            };
+            rt.spawn(async move {
+                blokus_server::serve_listener(listener, config)
+                    .await
+                    .unwrap();
+            });
+            let _ = stop_rx.recv();
+            // Like kill -9: every task is dropped wherever it is.
+            rt.shutdown_background();
+        });
+        let addr = addr_rx.recv().unwrap();
+        TestServer {
+            addr,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Stops the server abruptly.
+    pub fn kill(mut self) {
+        self.stop.take();
+        if let Some(t) = self.thread.take() {
+            t.join().unwrap();
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop.take();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens a game's WebSocket.
+pub async fn ws(server: &TestServer, id: &str) -> Ws {
+    let (ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", server.addr))
+            .await
+            .unwrap();
+    ws
+}
+
+pub async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string())).await.unwrap();
+}
+
+pub async fn send_raw(ws: &mut Ws, text: &str) {
+    ws.send(Message::Text(text.to_string())).await.unwrap();
+}
+
+/// The next JSON message (skipping pings), within 20 s.
+pub async fn next(ws: &mut Ws) -> Value {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a message within 20 s")
+            .expect("socket open")
+            .expect("no socket error");
+        if let Message::Text(t) = m {
+            return serde_json::from_str(&t).unwrap();
+        }
+    }
+}
+
+/// Reads until a message matching `pred`.
+pub async fn until(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..200 {
+        let m = next(ws).await;
+        if pred(&m) {
+            return m;
+        }
+    }
+    panic!("no matching message");
+}
+
+pub fn is_state(m: &Value) -> bool {
+    m["type"] == "state"
+}
+
+pub fn is_error(m: &Value) -> bool {
+    m["type"] == "error"
+}
+
+pub async fn post(server: &TestServer, path: &str, body: Value) -> (u16, Value) {
+    let r = reqwest::Client::new()
+        .post(server.url(path))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+pub async fn get(server: &TestServer, path: &str) -> (u16, Value) {
+    let r = reqwest::get(server.url(path)).await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}

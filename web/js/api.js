@@ -1,0 +1,227 @@
+// @ts-check
+/**
+ * Wire types of the HTTP + WebSocket API (docs/api.md) and small fetch helpers.
+ * @module
+ */
+
+/**
+ * @typedef {Object} VariantSummary
+ * @property {string} id
+ * @property {string} name
+ * @property {string} description
+ * @property {string} board
+ * @property {'square'|'triangle'} grid
+ * @property {string[]} colours
+ * @property {number} players
+ * @property {string[]} seat_names
+ * @property {string} piece_set
+ * @property {boolean} alternate_contact
+ * @property {boolean} pie
+ * @property {number[]|null} teams
+ */
+
+/**
+ * @typedef {Object} PieceInfo
+ * @property {string} name
+ * @property {number} size
+ * @property {number} count
+ * @property {Array<Array<[number, number]>>} symmetries
+ */
+
+/**
+ * @typedef {Object} VariantDetailExtra
+ * @property {number} width
+ * @property {number} height
+ * @property {Array<[number, number, number]>} cells [x, y from bottom, up]
+ * @property {string[]} names
+ * @property {string[]} starts
+ * @property {boolean} starts_per_colour
+ * @property {Array<number|null>} colour_player
+ * @property {PieceInfo[]} pieces
+ * @property {boolean} shared_pool
+ */
+
+/** @typedef {VariantSummary & VariantDetailExtra} VariantDetail */
+
+/**
+ * @typedef {Object} MoveRecord
+ * @property {number} player
+ * @property {number} [colour]
+ * @property {string[]} [cells]
+ * @property {string} [piece]
+ * @property {number[]} [passes]
+ * @property {'keep'|'swap'} [pie]
+ */
+
+/**
+ * @typedef {Object} ColourScore
+ * @property {number} colour
+ * @property {number} pieces_placed
+ * @property {number} cells_placed
+ * @property {number} cells_remaining
+ * @property {number} all_placed_bonus
+ * @property {number} monomino_bonus
+ * @property {number} points
+ * @property {number} blksgf_points
+ * @property {boolean} counted
+ */
+
+/**
+ * @typedef {Object} SideResult
+ * @property {number} side
+ * @property {string} name
+ * @property {number} score
+ * @property {number} tiebreak
+ * @property {number} place
+ */
+
+/**
+ * @typedef {Object} SeatState
+ * @property {number} seat
+ * @property {'me'|'human'|'ai'|'hotseat'} kind
+ * @property {number|null} level
+ * @property {boolean} claimed
+ * @property {string[]} colours
+ * @property {boolean} connected
+ */
+
+/**
+ * @typedef {Object} GameState
+ * @property {'state'} type
+ * @property {string} id
+ * @property {string} variant
+ * @property {{alternate_contact: boolean}} options
+ * @property {'open'|'running'|'finished'} status
+ * @property {number} ply
+ * @property {boolean} over
+ * @property {number|null} to_move
+ * @property {number|null} player_to_move
+ * @property {boolean} awaiting_pie
+ * @property {number[]} owners
+ * @property {MoveRecord[]} moves
+ * @property {string[]} attach
+ * @property {number[][]} remaining
+ * @property {ColourScore[]} scores
+ * @property {SideResult[]} results
+ * @property {SeatState[]} seats
+ * @property {number[]} [you]
+ * @property {boolean} [can_undo]
+ * @property {string[]|null} legal legal placements of the colour to move (only for its player)
+ * @property {number[]} [legal_pieces] pieces with at least one legal placement
+ */
+
+/**
+ * @typedef {Object} GameSummary
+ * @property {string} id
+ * @property {string} variant
+ * @property {'open'|'running'|'finished'} status
+ * @property {Array<{kind: string, level?: number, claimed: boolean}>} seats
+ * @property {number} plies
+ * @property {number} updated
+ * @property {number[]} [my_seats]
+ */
+
+/**
+ * @typedef {Object} GameLists
+ * @property {GameSummary[]} open
+ * @property {GameSummary[]} running
+ * @property {GameSummary[]} finished
+ * @property {GameSummary[]} [mine]
+ */
+
+/**
+ * A server message on the WebSocket.
+ * @typedef {GameState
+ *   | {type: 'move', ply: number, colour: number, cells: string[], piece: string}
+ *   | {type: 'pass', ply: number, colours: number[], names: string[]}
+ *   | {type: 'undo', ply: number}
+ *   | {type: 'game_over', ply: number}
+ *   | {type: 'error', code: string, message: string}} ServerMsg
+ */
+
+/**
+ * Fetches JSON, turning API errors into exceptions with the server's message.
+ * @template T
+ * @param {string} url
+ * @param {RequestInit} [init]
+ * @returns {Promise<T>}
+ */
+export async function getJson(url, init) {
+  const res = await fetch(url, init);
+  const body = await res.json().catch(() => null);
+  if (!res.ok) {
+    const msg = body && typeof body.message === 'string' ? body.message : `${res.status} ${res.statusText}`;
+    throw new Error(msg);
+  }
+  return /** @type {T} */ (body);
+}
+
+/**
+ * POSTs JSON.
+ * @template T
+ * @param {string} url
+ * @param {unknown} body
+ * @returns {Promise<T>}
+ */
+export function postJson(url, body) {
+  return getJson(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Display colours of the colour names the server uses. */
+export const COLOURS = /** @type {Record<string, string>} */ ({
+  blue: '#2f6fde',
+  yellow: '#f2b705',
+  red: '#e0413a',
+  green: '#23a559',
+  purple: '#8e4fc9',
+  orange: '#f07f1d',
+});
+
+/**
+ * The display colour of a colour name.
+ * @param {string} name
+ * @returns {string}
+ */
+export function colourHex(name) {
+  return COLOURS[name] || '#888';
+}
+
+/**
+ * Capitalises a colour name for people.
+ * @param {string} name
+ * @returns {string}
+ */
+export function title(name) {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/**
+ * Finds an element that must exist.
+ * @template {HTMLElement} E
+ * @param {string} selector
+ * @param {ParentNode} [root]
+ * @returns {E}
+ */
+export function $(selector, root = document) {
+  const el = root.querySelector(selector);
+  if (!el) throw new Error(`missing element ${selector}`);
+  return /** @type {E} */ (el);
+}
+
+/**
+ * Creates an element with attributes and children.
+ * @param {string} tag
+ * @param {Record<string, string>} [attrs]
+ * @param {Array<Node|string>} [children]
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs = {}, children = []) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  for (const c of children) el.append(c);
+  return el;
+}

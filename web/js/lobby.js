@@ -1,0 +1,156 @@
+// @ts-check
+/**
+ * The lobby: create a game in any variant with any seats, list my, open, running and
+ * finished games.
+ * @module
+ */
+
+import { $, colourHex, getJson, h, postJson, title } from './api.js';
+import { addTokens, allTokens } from './tokens.js';
+
+/** @typedef {import('./api.js').VariantSummary} VariantSummary */
+/** @typedef {import('./api.js').GameSummary} GameSummary */
+
+/** @type {VariantSummary[]} */
+let variants = [];
+
+const SEAT_KINDS = [
+  ['me', 'Me'],
+  ['ai', 'Computer'],
+  ['human', 'Another person (share a link)'],
+  ['hotseat', 'Hot-seat (this device)'],
+];
+
+/** @returns {VariantSummary} */
+function current() {
+  const id = /** @type {HTMLSelectElement} */ ($('#variant')).value;
+  return variants.find((v) => v.id === id) || variants[0];
+}
+
+function renderVariant() {
+  const v = current();
+  $('#variant-desc').textContent = `${v.description}. ${v.board}, ${v.piece_set} set, ${v.colours.length} colours, ${v.players} players.`;
+  $('#alt-wrap').hidden = !v.alternate_contact;
+  if (!v.alternate_contact) /** @type {HTMLInputElement} */ ($('#alternate')).checked = false;
+  const rows = v.seat_names.map((name, i) => {
+    const colours = v.pie ? [] : name.split(' ')[0].split('+');
+    const kind = /** @type {HTMLSelectElement} */ (
+      h('select', { 'data-seat': String(i), class: 'seat-kind', 'aria-label': `seat ${i + 1}` })
+    );
+    for (const [value, label] of SEAT_KINDS) {
+      const o = /** @type {HTMLOptionElement} */ (h('option', { value }, [label]));
+      if ((i === 0 && value === 'me') || (i > 0 && value === 'ai')) o.selected = true;
+      kind.append(o);
+    }
+    const level = /** @type {HTMLSelectElement} */ (h('select', { class: 'seat-level', 'aria-label': `AI level of seat ${i + 1}` }));
+    for (let l = 1; l <= 9; l++) {
+      const o = /** @type {HTMLOptionElement} */ (h('option', { value: String(l) }, [`level ${l}`]));
+      if (l === 3) o.selected = true;
+      level.append(o);
+    }
+    const sync = () => {
+      level.hidden = kind.value !== 'ai';
+    };
+    kind.addEventListener('change', sync);
+    sync();
+    return h('div', { class: 'seat-row' }, [
+      h('span', { class: 'seat-label' }, [
+        ...colours.map((c) => h('span', { class: 'chip', style: `background:${colourHex(c)}` })),
+        v.pie ? `Player ${i + 1}${i === 0 ? ' (opens)' : ' (chooses colour)'}` : name.split('+').map(title).join(' + '),
+      ]),
+      kind,
+      level,
+    ]);
+  });
+  $('#seats').replaceChildren(...rows);
+}
+
+/** @param {SubmitEvent} ev */
+async function create(ev) {
+  ev.preventDefault();
+  const v = current();
+  const seats = [...document.querySelectorAll('.seat-row')].map((row) => {
+    const kind = /** @type {HTMLSelectElement} */ ($('.seat-kind', row)).value;
+    const level = Number(/** @type {HTMLSelectElement} */ ($('.seat-level', row)).value);
+    return kind === 'ai' ? { kind, level } : { kind };
+  });
+  const body = {
+    variant: v.id,
+    options: { alternate_contact: /** @type {HTMLInputElement} */ ($('#alternate')).checked },
+    seats,
+  };
+  const err = $('#create-error');
+  err.hidden = true;
+  try {
+    /** @type {{id: string, url: string, tokens: Array<{seat: number, token: string}>}} */
+    const r = await postJson('/api/games', body);
+    addTokens(r.id, r.tokens);
+    location.href = r.url;
+  } catch (e) {
+    err.textContent = /** @type {Error} */ (e).message;
+    err.hidden = false;
+  }
+}
+
+/**
+ * @param {number} t unix seconds
+ * @returns {string}
+ */
+function ago(t) {
+  const s = Math.max(0, Date.now() / 1000 - t);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}
+
+/**
+ * @param {GameSummary} g
+ * @returns {HTMLElement}
+ */
+function gameItem(g) {
+  const v = variants.find((x) => x.id === g.variant);
+  const seats = g.seats
+    .map((s) => (s.kind === 'ai' ? `AI ${s.level}` : s.kind === 'human' && !s.claimed ? 'open' : 'person'))
+    .join(' · ');
+  return h('li', {}, [
+    h('a', { href: `/game/${g.id}` }, [
+      h('b', {}, [v ? v.name : g.variant]),
+      h('span', { class: 'muted' }, [` ${seats} — ${g.plies} moves, ${ago(g.updated)}`]),
+    ]),
+  ]);
+}
+
+async function refreshLists() {
+  const tokens = allTokens();
+  /** @type {import('./api.js').GameLists} */
+  const lists = await getJson(`/api/games${tokens.length ? `?mine=${tokens.slice(-200).join(',')}` : ''}`);
+  /** @param {string} sel @param {GameSummary[]} games @param {string} empty */
+  const fill = (sel, games, empty) => {
+    const el = $(sel);
+    el.replaceChildren(...(games.length ? games.map(gameItem) : [h('li', { class: 'muted' }, [empty])]));
+  };
+  fill('#mine', lists.mine || [], 'No games yet: start one!');
+  fill('#open', lists.open, 'No game is waiting for a player.');
+  fill('#running', lists.running, 'No game in progress.');
+  fill('#finished', lists.finished, 'No finished game yet.');
+}
+
+async function main() {
+  variants = await getJson('/api/variants');
+  const sel = /** @type {HTMLSelectElement} */ ($('#variant'));
+  for (const v of variants) {
+    const o = /** @type {HTMLOptionElement} */ (h('option', { value: v.id }, [`${v.name} (${v.id})`]));
+    if (v.id === 'duo') o.selected = true;
+    sel.append(o);
+  }
+  sel.addEventListener('change', renderVariant);
+  renderVariant();
+  $('#create').addEventListener('submit', (ev) => create(/** @type {SubmitEvent} */ (ev)));
+  await refreshLists();
+  setInterval(() => refreshLists().catch(() => undefined), 10000);
+}
+
+main().catch((e) => {
+  document.body.append(h('p', { class: 'error' }, [`Cannot reach the server: ${e.message}`]));
+});

@@ -1,0 +1,56 @@
+// @ts-check
+/**
+ * The seat tokens of this browser, kept in localStorage: `{gameId: [{seat, token}]}`.
+ * @module
+ */
+
+const KEY = 'blokus.tokens';
+
+/** @typedef {{seat: number, token: string}} SeatToken */
+
+/** @returns {Record<string, SeatToken[]>} */
+function load() {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEY) || '{}');
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** @param {Record<string, SeatToken[]>} all */
+function save(all) {
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+/**
+ * Tokens held for a game.
+ * @param {string} id
+ * @returns {SeatToken[]}
+ */
+export function tokensFor(id) {
+  return load()[id] || [];
+}
+
+/**
+ * Remembers tokens for a game.
+ * @param {string} id
+ * @param {SeatToken[]} tokens
+ */
+export function addTokens(id, tokens) {
+  const all = load();
+  const have = all[id] || [];
+  for (const t of tokens) {
+    if (!have.some((x) => x.token === t.token)) have.push(t);
+  }
+  all[id] = have;
+  save(all);
+}
+
+/**
+ * Every token of this browser.
+ * @returns {string[]}
+ */
+export function allTokens() {
+  return Object.values(load()).flat().map((t) => t.token);
+}
