@@ -1,39 +1,30 @@
-//! Blokus players behind one [`Player`] trait.
+//! Blokus players behind one [`Player`] trait: random, greedy (one-move heuristic) and
+//! Monte-Carlo tree search with strength levels, time limits and threads.
+//!
+//! ```
+//! use blokus_ai::{player_from_spec, Budget, Decision};
+//! use blokus_core::{Game, Rules};
+//!
+//! let game = Game::new(Rules::by_name("duo").unwrap());
+//! let mut ai = player_from_spec("mcts:simulations=50,seed=1").unwrap();
+//! assert!(matches!(ai.decide(&game, Budget::default()), Decision::Place(_)));
+//! ```
 #![deny(missing_docs)]
 
+mod context;
+mod features;
+mod greedy;
+mod local;
+pub mod mcts;
 mod player;
+pub mod playout;
 mod random;
+mod spec;
 
+pub use context::{Context, Values, MAX_SIDES};
+pub use features::{is_mirrored, Features, MoveScorer};
+pub use greedy::GreedyPlayer;
+pub use mcts::{MctsOptions, MctsPlayer};
 pub use player::{Budget, Decision, Player, SpecError};
 pub use random::RandomPlayer;
-
-/// Builds a player from a spec such as `random`, `greedy`, `mcts:level=5` or
-/// `mcts:seconds=0.5,threads=2,seed=7`.
-///
-/// # Errors
-/// [`SpecError`] naming the unknown player or option.
-pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, SpecError> {
-    let (kind, opts) = spec.split_once(':').unwrap_or((spec, ""));
-    let mut seed = None;
-    for kv in opts.split(',').filter(|s| !s.is_empty()) {
-        match kv.split_once('=') {
-            Some(("seed", v)) => {
-                seed = Some(
-                    v.parse()
-                        .map_err(|_| SpecError(format!("bad seed '{v}'")))?,
-                )
-            }
-            _ => {
-                return Err(SpecError(format!(
-                    "unknown option '{kv}' for player '{kind}'"
-                )))
-            }
-        }
-    }
-    match kind {
-        "random" => Ok(Box::new(RandomPlayer::new(seed.unwrap_or(0)))),
-        _ => Err(SpecError(format!(
-            "unknown player '{kind}' (known: random)"
-        ))),
-    }
-}
+pub use spec::{player_from_spec, PLAYER_KINDS};

@@ -1,0 +1,155 @@
+//! Per-variant constants the players read in their hot loops, computed once per game.
+
+use blokus_core::position::MAX_PIECES;
+use blokus_core::{Cell, CellSet, Position, Rules, Scoring};
+
+/// Most sides (players or teams) of any variant.
+pub const MAX_SIDES: usize = 4;
+
+/// One value per side, each in [0, 1] (1 = this side won clearly).
+pub type Values = [f32; MAX_SIDES];
+
+/// Constants of one variant: piece sizes, sides, board centre.
+#[derive(Clone)]
+pub struct Context {
+    /// The rules of the game.
+    pub rules: Rules,
+    /// Cells of each piece kind.
+    pub sizes: [u8; MAX_PIECES],
+    /// Number of piece kinds.
+    pub num_pieces: usize,
+    /// Largest piece size of the set.
+    pub max_size: u8,
+    /// Index of the one-cell piece, if the set has one.
+    pub mono: Option<usize>,
+    /// Number of colours.
+    pub num_colours: usize,
+    /// Number of sides.
+    pub num_sides: usize,
+    /// Squared distance of each cell from the board centre, scaled to [0, 1].
+    pub centre_dist: Vec<f32>,
+    /// Cells whose point reflection is known (two-player boards with a centre).
+    pub reflect: Vec<Option<Cell>>,
+}
+
+impl Context {
+    /// The constants of a game's rules.
+    pub fn new(rules: &Rules) -> Context {
+        let set = rules.table().pieces();
+        let mut sizes = [0u8; MAX_PIECES];
+        for (i, p) in set.pieces.iter().enumerate() {
+            sizes[i] = p.size as u8;
+        }
+        let g = rules.table().geometry();
+        let (w, h) = (g.width() as f32, g.height() as f32);
+        let (cx, cy) = ((w - 1.0) / 2.0, (h - 1.0) / 2.0);
+        let max_d = cx * cx + cy * cy;
+        let centre_dist = g
+            .cells()
+            .map(|c| {
+                let (x, y) = g.xy(c);
+                let (dx, dy) = (x as f32 - cx, y as f32 - cy);
+                (dx * dx + dy * dy) / max_d
+            })
+            .collect();
+        let reflect = g.cells().map(|c| g.reflect(c)).collect();
+        Context {
+            rules: rules.clone(),
+            sizes,
+            num_pieces: set.pieces.len(),
+            max_size: sizes.iter().copied().max().unwrap_or(1),
+            mono: set.find("1"),
+            num_colours: rules.num_colours(),
+            num_sides: rules.v().num_sides(),
+            centre_dist,
+            reflect,
+        }
+    }
+
+    /// Whether these constants were made for `rules`.
+    pub fn matches(&self, rules: &Rules) -> bool {
+        self.rules.v().id == rules.v().id && self.rules.options == rules.options
+    }
+
+    /// The side a colour's next placement is made for (the mover's side).
+    #[inline]
+    pub fn side_of_mover(&self, pos: &Position, colour: usize) -> usize {
+        self.rules
+            .v()
+            .side_of_player(pos.player_of(&self.rules, colour))
+    }
+
+    /// The side whose score a colour counts for, if it counts.
+    #[inline]
+    pub fn scoring_side(&self, pos: &Position, colour: usize) -> Option<usize> {
+        self.rules.v().scored[colour].then(|| self.side_of_mover(pos, colour))
+    }
+
+    /// Attach points of every scored colour of other sides than `side` (what blocking
+    /// aims at).
+    pub fn opponent_attach(&self, pos: &Position, side: usize) -> CellSet {
+        let mut out = CellSet::EMPTY;
+        for c in 0..self.num_colours {
+            if self.scoring_side(pos, c).is_some_and(|s| s != side) && pos.pieces_placed(c) > 0 {
+                out.union_with(&pos.attach_points(&self.rules, c));
+            }
+        }
+        out
+    }
+
+    /// Each side's score under the variant's result rule, plus the Junior tie-break
+    /// folded in as a fraction (fewer cells left is better), without allocating.
+    pub fn side_scores(&self, pos: &Position) -> [f32; MAX_SIDES] {
+        let mut score = [0f32; MAX_SIDES];
+        let v = self.rules.v();
+        for c in 0..self.num_colours {
+            let Some(side) = self.scoring_side(pos, c) else {
+                continue;
+            };
+            let remaining = pos.cells_remaining(&self.rules, c) as f32;
+            score[side] += match v.scoring {
+                Scoring::Standard => {
+                    let all = remaining == 0.0 && !v.shared_pool;
+                    let mut s = -remaining;
+                    if all {
+                        s += 15.0;
+                        if self.mono.is_some() && pos.last_piece(c) == self.mono {
+                            s += 5.0;
+                        }
+                    }
+                    s
+                }
+                // Tie-break on cells left, scaled so it never outweighs a piece.
+                Scoring::Junior => pos.pieces_placed(c) as f32 - remaining / 1000.0,
+                Scoring::Polyomino => pos.cells_placed(c) as f32,
+            };
+        }
+        score
+    }
+
+    /// The value of a finished (or abandoned) game for each side: its win share, plus a
+    /// small term for the score margin so won games are won clearly and lost ones lost
+    /// narrowly.
+    pub fn outcome(&self, pos: &Position) -> Values {
+        const MARGIN_WEIGHT: f32 = 0.1;
+        let scale = match self.rules.v().scoring {
+            Scoring::Junior => 2.0,
+            _ => 12.0,
+        };
+        let score = self.side_scores(pos);
+        let n = self.num_sides;
+        let best = score[..n].iter().copied().fold(f32::MIN, f32::max);
+        let winners = score[..n].iter().filter(|&&s| s == best).count() as f32;
+        let mut out = [0f32; MAX_SIDES];
+        for s in 0..n {
+            let share = if score[s] == best { 1.0 / winners } else { 0.0 };
+            let other = (0..n)
+                .filter(|&o| o != s)
+                .map(|o| score[o])
+                .fold(f32::MIN, f32::max);
+            let margin = 0.5 + 0.5 * ((score[s] - other) / scale).tanh();
+            out[s] = (1.0 - MARGIN_WEIGHT) * share + MARGIN_WEIGHT * margin;
+        }
+        out
+    }
+}

@@ -1,0 +1,269 @@
+//! Monte-Carlo tree search: priors from move features, RAVE, knowledge-guided playouts,
+//! a value per side, tree reuse between moves, and root parallelism over std threads.
+
+mod search;
+mod tree;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use blokus_core::{Game, Move, PieChoice};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+pub use search::Params;
+use search::{Limit, Searcher};
+use tree::{PIE_KEEP, PIE_SWAP};
+
+use crate::context::Context;
+use crate::{Budget, Decision, Player};
+
+/// Highest strength level.
+pub const MAX_LEVEL: u8 = 9;
+
+/// Simulations per move of each level (index = level - 1).
+const LEVEL_SIMULATIONS: [u64; MAX_LEVEL as usize] =
+    [12, 60, 200, 600, 1_500, 4_000, 10_000, 25_000, 60_000];
+
+/// Settings of an [`MctsPlayer`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsOptions {
+    /// Strength level 1..=9 (sets the default simulations; level 1 also plays noisily).
+    pub level: u8,
+    /// Seconds per move (overrides the level's simulation count when given alone).
+    pub seconds: Option<f64>,
+    /// Simulations per move (overrides the level's).
+    pub simulations: Option<u64>,
+    /// Search threads.
+    pub threads: usize,
+    /// Random seed: with one thread and a simulation budget, play is reproducible.
+    pub seed: u64,
+    /// Whether the player may resign clearly lost two-player games.
+    pub resign: bool,
+}
+
+impl Default for MctsOptions {
+    fn default() -> MctsOptions {
+        MctsOptions {
+            level: 5,
+            seconds: None,
+            simulations: None,
+            threads: 1,
+            seed: 0,
+            resign: true,
+        }
+    }
+}
+
+/// A Monte-Carlo tree search player.
+pub struct MctsPlayer {
+    opts: MctsOptions,
+    searchers: Vec<Searcher>,
+    ctx: Option<Arc<Context>>,
+    rng: SmallRng,
+    last_stats: SearchStats,
+}
+
+/// What the last search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Simulations run (all threads).
+    pub simulations: u64,
+    /// Wall-clock time.
+    pub seconds: f64,
+    /// The chosen action's mean value for the side to move.
+    pub value: f32,
+}
+
+impl MctsPlayer {
+    /// A player with these options.
+    pub fn new(opts: MctsOptions) -> MctsPlayer {
+        MctsPlayer::with_params(opts, Params::default())
+    }
+
+    /// A player with these options and search constants.
+    pub fn with_params(opts: MctsOptions, params: Params) -> MctsPlayer {
+        let threads = opts.threads.max(1);
+        let searchers = (0..threads)
+            .map(|i| Searcher::new(opts.seed.wrapping_add(0x9e37_79b9 * i as u64), params))
+            .collect();
+        MctsPlayer {
+            rng: SmallRng::seed_from_u64(opts.seed ^ 0x5eed),
+            opts,
+            searchers,
+            ctx: None,
+            last_stats: SearchStats::default(),
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &MctsOptions {
+        &self.opts
+    }
+
+    /// Statistics of the last decision.
+    pub fn last_stats(&self) -> SearchStats {
+        self.last_stats
+    }
+
+    fn context(&mut self, game: &Game) -> Arc<Context> {
+        match &self.ctx {
+            Some(c) if c.matches(game.rules()) => c.clone(),
+            _ => {
+                for s in &mut self.searchers {
+                    s.clear();
+                }
+                let c = Arc::new(Context::new(game.rules()));
+                self.ctx = Some(c.clone());
+                c
+            }
+        }
+    }
+
+    /// The limits of one search: (simulations in all, deadline).
+    fn limits(&self, budget: Budget) -> (u64, Option<Duration>) {
+        let seconds = budget.seconds.or(self.opts.seconds);
+        let sims = budget.simulations.or(self.opts.simulations);
+        let level_sims = LEVEL_SIMULATIONS[(self.opts.level.clamp(1, MAX_LEVEL) - 1) as usize];
+        let time = seconds.map(|s| Duration::from_secs_f64(s.max(0.001)));
+        match (sims, time) {
+            (Some(n), _) => (n.max(1), time),
+            (None, Some(_)) => (u64::MAX, time),
+            (None, None) => (level_sims, None),
+        }
+    }
+
+    /// Runs the search from the game's position on every thread; returns per root
+    /// action (visits, value sum for the mover's side, prior).
+    fn search(&mut self, game: &Game, budget: Budget) -> Vec<(u32, u64, f64, f32)> {
+        let ctx = self.context(game);
+        let (sims, time) = self.limits(budget);
+        let start = Instant::now();
+        let deadline = time.map(|t| start + t);
+        let threads = self.searchers.len() as u64;
+        for s in &mut self.searchers {
+            s.set_root(&ctx, game);
+        }
+        let per_thread = |i: u64| sims / threads + u64::from(i < sims % threads);
+        let total: u64 = if self.searchers.len() == 1 {
+            self.searchers[0].search(
+                &ctx,
+                Limit {
+                    simulations: per_thread(0),
+                    deadline,
+                },
+            )
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = self
+                    .searchers
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let ctx = &ctx;
+                        let limit = Limit {
+                            simulations: per_thread(i as u64),
+                            deadline,
+                        };
+                        scope.spawn(move || s.search(ctx, limit))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("search thread panicked"))
+                    .sum()
+            })
+        };
+        let mut out: Vec<(u32, u64, f64, f32)> = Vec::new();
+        for s in &self.searchers {
+            for (i, ch) in s.root_children().enumerate() {
+                // Every thread expands the root in the same order; look up otherwise.
+                let k = if out.get(i).is_some_and(|o| o.0 == ch.action) {
+                    i
+                } else if let Some(k) = out.iter().position(|o| o.0 == ch.action) {
+                    k
+                } else {
+                    out.push((ch.action, 0, 0.0, ch.prior));
+                    out.len() - 1
+                };
+                out[k].1 += ch.n as u64;
+                out[k].2 += ch.vsum[ch.side as usize] as f64;
+            }
+        }
+        self.last_stats = SearchStats {
+            simulations: total,
+            seconds: start.elapsed().as_secs_f64(),
+            value: 0.0,
+        };
+        out
+    }
+
+    /// The action to play from aggregated root statistics.
+    fn choose(&mut self, stats: &[(u32, u64, f64, f32)]) -> u32 {
+        if self.opts.level <= 1 && self.opts.simulations.is_none() && self.opts.seconds.is_none() {
+            // Level 1 plays noisily: a draw weighted by visits plus prior.
+            let weights: Vec<f64> = stats
+                .iter()
+                .map(|&(_, n, _, p)| n as f64 + 4.0 * p as f64 + 0.05)
+                .collect();
+            let sum: f64 = weights.iter().sum();
+            let mut r = self.rng.gen_range(0.0..sum);
+            for (i, w) in weights.iter().enumerate() {
+                if r < *w {
+                    return stats[i].0;
+                }
+                r -= w;
+            }
+        }
+        let best = stats
+            .iter()
+            .max_by(|a, b| {
+                let qa = if a.1 > 0 { a.2 / a.1 as f64 } else { 0.0 };
+                let qb = if b.1 > 0 { b.2 / b.1 as f64 } else { 0.0 };
+                a.1.cmp(&b.1)
+                    .then(qa.total_cmp(&qb))
+                    .then(a.3.total_cmp(&b.3))
+            })
+            .expect("a root with children");
+        best.0
+    }
+}
+
+impl Player for MctsPlayer {
+    fn name(&self) -> String {
+        match (self.opts.simulations, self.opts.seconds) {
+            (Some(n), _) => format!("mcts:simulations={n}"),
+            (None, Some(s)) => format!("mcts:seconds={s}"),
+            _ => format!("mcts:level={}", self.opts.level),
+        }
+    }
+
+    fn decide(&mut self, game: &Game, budget: Budget) -> Decision {
+        let stats = self.search(game, budget);
+        let action = self.choose(&stats);
+        let chosen = stats.iter().find(|s| s.0 == action).expect("chosen child");
+        let value = if chosen.1 > 0 {
+            (chosen.2 / chosen.1 as f64) as f32
+        } else {
+            0.5
+        };
+        self.last_stats.value = value;
+        let rules = game.rules();
+        let two_player = rules.v().players == 2 && rules.v().num_sides() == 2;
+        // Resign only when every line looks lost by a clear margin, after real search.
+        if self.opts.resign && two_player && chosen.1 >= 1_000 && value < 0.03 {
+            return Decision::Resign;
+        }
+        match action {
+            PIE_KEEP => Decision::Pie(PieChoice::Keep),
+            PIE_SWAP => Decision::Pie(PieChoice::Swap),
+            a => Decision::Place(Move::new(a as usize)),
+        }
+    }
+
+    fn reset(&mut self) {
+        for s in &mut self.searchers {
+            s.clear();
+        }
+    }
+}

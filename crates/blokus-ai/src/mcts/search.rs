@@ -1,0 +1,315 @@
+//! One search thread: selection with priors and RAVE, expansion, a guided playout,
+//! back-propagation of a value per side.
+
+use std::time::Instant;
+
+use blokus_core::{Game, GameEvent, Move, PieChoice, Position};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+
+use super::tree::{Action, Node, Tree, PIE_KEEP, PIE_SWAP};
+use crate::context::{Context, Values};
+use crate::features::MoveScorer;
+use crate::playout::Playouts;
+
+/// Tuning constants of the search.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Weight of the UCT exploration term.
+    pub exploration: f32,
+    /// Virtual simulations given to each child's prior value.
+    pub prior_weight: f32,
+    /// Simulations after which RAVE and real values weigh the same.
+    pub rave_equivalence: f32,
+    /// Visits a leaf needs before its children are generated.
+    pub expand_threshold: u32,
+    /// Most nodes kept in one tree (memory bound).
+    pub max_nodes: usize,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            exploration: 0.2,
+            prior_weight: 6.0,
+            rave_equivalence: 1500.0,
+            expand_threshold: 1,
+            max_nodes: 3_000_000,
+        }
+    }
+}
+
+/// How long one search may run.
+#[derive(Clone, Copy, Debug)]
+pub struct Limit {
+    /// Simulations for this thread.
+    pub simulations: u64,
+    /// Wall-clock deadline.
+    pub deadline: Option<Instant>,
+}
+
+/// The state of one search thread, kept between moves for tree reuse.
+pub struct Searcher {
+    tree: Tree,
+    /// The game events leading to the root, and the root position.
+    root_events: Vec<GameEvent>,
+    root_pos: Option<Position>,
+    rng: SmallRng,
+    /// Per (colour, move): the simulation that last played it, and at which ply.
+    stamp: Vec<u32>,
+    stamp_ply: Vec<u16>,
+    sim_id: u32,
+    path: Vec<(u32, u8)>,
+    scratch: Vec<(Move, f32)>,
+    playouts: Option<Playouts>,
+    params: Params,
+}
+
+impl Searcher {
+    /// A searcher with a seed.
+    pub fn new(seed: u64, params: Params) -> Searcher {
+        Searcher {
+            tree: Tree::new(),
+            root_events: Vec::new(),
+            root_pos: None,
+            rng: SmallRng::seed_from_u64(seed),
+            stamp: Vec::new(),
+            stamp_ply: Vec::new(),
+            sim_id: 0,
+            path: Vec::new(),
+            scratch: Vec::new(),
+            playouts: None,
+            params,
+        }
+    }
+
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        self.tree = Tree::new();
+        self.root_events.clear();
+        self.root_pos = None;
+    }
+
+    /// Moves the root to the game's current position, keeping the subtree when the game
+    /// continues the one searched before.
+    pub fn set_root(&mut self, ctx: &Context, game: &Game) {
+        let events = game.events();
+        let reusable = self.root_pos.is_some()
+            && events.len() >= self.root_events.len()
+            && events[..self.root_events.len()] == self.root_events[..]
+            && game.position_at(self.root_events.len()) == self.root_pos.as_ref();
+        let mut node = Some(self.tree.root);
+        if reusable {
+            for e in &events[self.root_events.len()..] {
+                let action = match *e {
+                    GameEvent::Place { mv, .. } => mv.index() as Action,
+                    GameEvent::Pie(PieChoice::Keep) => PIE_KEEP,
+                    GameEvent::Pie(PieChoice::Swap) => PIE_SWAP,
+                };
+                node = node.and_then(|n| self.tree.child(n, action));
+            }
+        }
+        match node {
+            Some(n) if reusable => self.tree.reroot(n),
+            _ => self.tree = Tree::new(),
+        }
+        self.root_events = events.to_vec();
+        self.root_pos = Some(game.position().clone());
+        let size = ctx.num_colours * ctx.rules.table().len();
+        if self.stamp.len() != size {
+            self.stamp = vec![0; size];
+            self.stamp_ply = vec![0; size];
+            self.sim_id = 0;
+            self.playouts = Some(Playouts::new(ctx));
+        }
+    }
+
+    /// The root's children: (action, visits, value sums).
+    pub fn root_children(&self) -> impl Iterator<Item = &Node> {
+        let root = &self.tree.nodes[self.tree.root as usize];
+        self.tree.nodes[root.children()].iter()
+    }
+
+    /// Runs simulations until the limit; returns how many ran.
+    pub fn search(&mut self, ctx: &Context, limit: Limit) -> u64 {
+        let root_pos = self.root_pos.clone().expect("set_root first");
+        let mut done = 0;
+        while done < limit.simulations {
+            if done % 16 == 0 && limit.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let mut pos = root_pos.clone();
+            self.simulate(ctx, &mut pos);
+            done += 1;
+        }
+        done
+    }
+
+    fn simulate(&mut self, ctx: &Context, pos: &mut Position) {
+        self.sim_id = self.sim_id.wrapping_add(1);
+        if self.sim_id == 0 {
+            self.stamp.fill(0);
+            self.sim_id = 1;
+        }
+        let nmoves = ctx.rules.table().len();
+        self.path.clear();
+        let mut idx = self.tree.root;
+        let mut ply = 0usize;
+        loop {
+            let colour = pos.to_move() as u8;
+            self.path.push((idx, colour));
+            if pos.is_over() {
+                break;
+            }
+            let node = self.tree.nodes[idx as usize];
+            if !node.expanded {
+                let is_root = idx == self.tree.root;
+                if (node.n < self.params.expand_threshold && !is_root)
+                    || self.tree.nodes.len() >= self.params.max_nodes
+                {
+                    break;
+                }
+                self.expand(ctx, idx, pos);
+            }
+            let child = self.select(idx);
+            let action = self.tree.nodes[child as usize].action;
+            self.apply(ctx, pos, action, ply);
+            ply += 1;
+            idx = child;
+        }
+        let (stamp, stamp_ply, sim) = (&mut self.stamp, &mut self.stamp_ply, self.sim_id);
+        let playouts = self.playouts.as_mut().expect("set_root first");
+        playouts.run(ctx, pos, &mut self.rng, ply, |p, c, m| {
+            let k = c * nmoves + m.index();
+            stamp[k] = sim;
+            stamp_ply[k] = p as u16;
+        });
+        let values = ctx.outcome(pos);
+        self.backup(ctx, &values);
+    }
+
+    fn apply(&mut self, ctx: &Context, pos: &mut Position, action: Action, ply: usize) {
+        match action {
+            PIE_KEEP => pos
+                .choose_pie(&ctx.rules, PieChoice::Keep)
+                .expect("pie pending"),
+            PIE_SWAP => pos
+                .choose_pie(&ctx.rules, PieChoice::Swap)
+                .expect("pie pending"),
+            a => {
+                let k = pos.to_move() * ctx.rules.table().len() + a as usize;
+                self.stamp[k] = self.sim_id;
+                self.stamp_ply[k] = ply as u16;
+                pos.play(&ctx.rules, Move::new(a as usize));
+            }
+        }
+    }
+
+    fn backup(&mut self, ctx: &Context, values: &Values) {
+        let nmoves = ctx.rules.table().len();
+        for (depth, &(idx, colour)) in self.path.iter().enumerate() {
+            let node = &mut self.tree.nodes[idx as usize];
+            node.n += 1;
+            for s in 0..ctx.num_sides {
+                node.vsum[s] += values[s];
+            }
+            if !node.expanded {
+                continue;
+            }
+            // All moves as first: every child whose move this colour played later in
+            // the simulation shares its value.
+            let base = colour as usize * nmoves;
+            for c in node.children() {
+                let child = &mut self.tree.nodes[c];
+                let a = child.action as usize;
+                if a >= nmoves {
+                    continue;
+                }
+                if self.stamp[base + a] == self.sim_id && self.stamp_ply[base + a] as usize >= depth
+                {
+                    child.rave_n += 1.0;
+                    child.rave_w += values[child.side as usize];
+                }
+            }
+        }
+    }
+
+    fn select(&self, idx: u32) -> u32 {
+        let p = &self.params;
+        let node = &self.tree.nodes[idx as usize];
+        let log_n = ((node.n + 1) as f32).ln();
+        let mut best = node.first_child;
+        let mut best_score = f32::MIN;
+        for c in node.children() {
+            let ch = &self.tree.nodes[c];
+            let n = ch.n as f32;
+            let mut q =
+                (ch.vsum[ch.side as usize] + p.prior_weight * ch.prior) / (n + p.prior_weight);
+            if ch.rave_n > 0.0 {
+                let beta = ch.rave_n / (ch.rave_n + n + ch.rave_n * n / p.rave_equivalence);
+                q = (1.0 - beta) * q + beta * (ch.rave_w / ch.rave_n);
+            }
+            let score = q + p.exploration * (log_n / (n + 1.0)).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = c as u32;
+            }
+        }
+        best
+    }
+
+    fn expand(&mut self, ctx: &Context, idx: u32, pos: &Position) {
+        let parent = self.tree.nodes[idx as usize];
+        let first = self.tree.nodes.len() as u32;
+        if pos.awaiting_pie_choice() {
+            let side = ctx.rules.v().side_of_player(pos.player_to_move(&ctx.rules)) as u8;
+            let q = parent.mean(side as usize);
+            self.tree.nodes.push(Node::new(PIE_KEEP, side, q));
+            self.tree.nodes.push(Node::new(PIE_SWAP, side, q));
+        } else {
+            let colour = pos.to_move();
+            let side = ctx.side_of_mover(pos, colour);
+            let scorer = MoveScorer::new(ctx, pos);
+            self.scratch.clear();
+            let scratch = &mut self.scratch;
+            let _ = pos.for_each_legal::<()>(&ctx.rules, colour, |m| {
+                scratch.push((m, scorer.score(m)));
+                std::ops::ControlFlow::Continue(())
+            });
+            prune(ctx, pos, colour, &mut self.scratch);
+            let (lo, hi) = self
+                .scratch
+                .iter()
+                .fold((f32::MAX, f32::MIN), |(lo, hi), &(_, h)| {
+                    (lo.min(h), hi.max(h))
+                });
+            let q = parent.mean(side);
+            let range = (hi - lo).max(1e-3);
+            for &(m, h) in &self.scratch {
+                // The best-looking moves start a little above the parent's value, the
+                // worst well below it.
+                let rel = (h - lo) / range;
+                let prior = (q + 0.3 * (rel - 0.7)).clamp(0.0, 1.0);
+                self.tree
+                    .nodes
+                    .push(Node::new(m.index() as Action, side as u8, prior));
+            }
+        }
+        let n = self.tree.nodes.len() as u32 - first;
+        let node = &mut self.tree.nodes[idx as usize];
+        node.first_child = first;
+        node.num_children = n;
+        node.expanded = true;
+    }
+}
+
+/// In a colour's first placements only its biggest pieces are worth searching.
+fn prune(ctx: &Context, pos: &Position, colour: usize, moves: &mut Vec<(Move, f32)>) {
+    if pos.pieces_placed(colour) >= 4 || moves.len() < 2 {
+        return;
+    }
+    let t = ctx.rules.table();
+    let size = |m: Move| t.info(m).cells().len();
+    let biggest = moves.iter().map(|&(m, _)| size(m)).max().unwrap_or(0);
+    moves.retain(|&(m, _)| size(m) >= biggest);
+}
