@@ -9,7 +9,7 @@ use rand::SeedableRng;
 
 use super::tree::{Action, Node, Tree, PIE_KEEP, PIE_SWAP};
 use crate::context::{Context, Values};
-use crate::features::MoveScorer;
+use crate::features::{is_mirrored, MoveScorer};
 use crate::playout::Playouts;
 
 /// Tuning constants of the search.
@@ -277,6 +277,14 @@ impl Searcher {
                 std::ops::ControlFlow::Continue(())
             });
             prune(ctx, pos, colour, &mut self.scratch);
+            if idx == self.tree.root && pos.moves_played() >= 4 && is_mirrored(ctx, pos) {
+                // The opponent has copied every move through the centre: take a move it
+                // cannot copy (one overlapping its own reflection) as soon as one exists.
+                let breaking = |&(m, _): &(Move, f32)| scorer.features(m).self_symmetric;
+                if self.scratch.iter().any(breaking) {
+                    self.scratch.retain(breaking);
+                }
+            }
             let (lo, hi) = self
                 .scratch
                 .iter()
