@@ -76,6 +76,9 @@ impl BoardShape {
     }
 }
 
+/// Relative (dx, dy) cell offsets.
+type Offsets = Vec<(i32, i32)>;
+
 /// A lattice point of a triangle board: the six cells around it in cyclic order
 /// (`None` where the cell is off the board).
 pub type PointCells = [Option<Cell>; 6];
@@ -122,7 +125,7 @@ impl Geometry {
         // both reduce to this parity with y counted from the top.
         let is_up = move |x: usize, y_bottom: usize| {
             let y = h - 1 - y_bottom;
-            (x + y + 1 + edge) % 2 == 0
+            (x + y + 1 + edge).is_multiple_of(2)
         };
         Self::build(GridKind::Triangle, w, h, on_board, is_up)
     }
@@ -183,7 +186,7 @@ impl Geometry {
     }
 
     /// Edge and corner-only neighbour offsets (dx, dy with y upwards) of a cell.
-    fn neighbour_offsets(&self, cell: Cell) -> (Vec<(i32, i32)>, Vec<(i32, i32)>) {
+    fn neighbour_offsets(&self, cell: Cell) -> (Offsets, Offsets) {
         match self.kind {
             GridKind::Square => (
                 vec![(-1, 0), (1, 0), (0, -1), (0, 1)],

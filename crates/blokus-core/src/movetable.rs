@@ -12,6 +12,9 @@ use crate::bitset::CellSet;
 use crate::geometry::{BoardShape, Cell, Geometry, GridKind};
 use crate::piece::{PieceSet, PieceSetId};
 
+/// Tables built so far, by board and piece set.
+type TableCache = HashMap<(BoardShape, PieceSetId), Arc<MoveTable>>;
+
 /// A placement: an index into a [`MoveTable`].
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Move(u32);
@@ -92,8 +95,7 @@ pub struct MoveTable {
 impl MoveTable {
     /// The shared table of a board and piece set (built on first use).
     pub fn get(board: BoardShape, set: PieceSetId) -> Arc<MoveTable> {
-        static CACHE: OnceLock<Mutex<HashMap<(BoardShape, PieceSetId), Arc<MoveTable>>>> =
-            OnceLock::new();
+        static CACHE: OnceLock<Mutex<TableCache>> = OnceLock::new();
         let cache = CACHE.get_or_init(Default::default);
         // Building a table takes milliseconds; holding the lock meanwhile keeps it single.
         let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());

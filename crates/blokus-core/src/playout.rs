@@ -162,14 +162,21 @@ impl Playout {
         let base = colour * self.num_moves;
         let alt = rules.alternate_contact();
         let list = &mut self.candidates[colour];
+        let mut available = [false; crate::position::MAX_PIECES];
+        for (piece, a) in available.iter_mut().enumerate().take(npieces) {
+            *a = pos.remaining(rules, colour, piece) > 0;
+        }
+        let stamps = &mut self.stamp[base..base + self.num_moves];
         for p in fresh.iter() {
             let status = t.edge_status(p, forbidden);
-            for piece in 0..npieces {
-                if pos.remaining(rules, colour, piece) == 0 {
-                    continue;
-                }
+            for (piece, _) in available
+                .iter()
+                .enumerate()
+                .take(npieces)
+                .filter(|(_, &a)| a)
+            {
                 for &m in t.moves_at_status(p, piece, status) {
-                    let s = &mut self.stamp[base + m.index()];
+                    let s = &mut stamps[m.index()];
                     if *s == self.generation || t.info(m).hits(forbidden) {
                         continue;
                     }

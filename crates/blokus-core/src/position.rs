@@ -306,7 +306,7 @@ impl Position {
         self.start_used[..rules.num_colours()]
             .iter()
             .filter(|&&u| u != NONE)
-            .all(|&u| (i + n - u as usize) % n % 2 == 0 && i != u as usize)
+            .all(|&u| ((i + n - u as usize) % n).is_multiple_of(2) && i != u as usize)
     }
 
     /// The move a mirror follower must play first, if the rule applies to this colour.

@@ -41,7 +41,7 @@ fn naive_legal(rules: &Rules, pos: &Position, colour: usize, m: Move) -> bool {
             {
                 let around = g.points()[p];
                 let covered = |k: usize| around[k % 6].is_some_and(|c| info.cells().contains(&c));
-                let theirs = |k: usize| around[k % 6].is_some_and(|c| mine(c));
+                let theirs = |k: usize| around[k % 6].is_some_and(mine);
                 let straight = |f: &dyn Fn(usize) -> bool| {
                     (0..6).filter(|&k| f(k)).count() == 3
                         && (0..6).any(|k| f(k) && f(k + 1) && f(k + 2))

@@ -282,11 +282,10 @@ fn alternate_contact_rule_forbids_straight_sides_at_shared_points() {
             ..Default::default()
         },
     );
-    let mut rng_moves = 0;
     let mut fewer = false;
     let mut game = Game::new(strict.clone());
     let mut loose = Game::new(base.clone());
-    for _ in 0..24 {
+    for ply in 0..24 {
         let moves = game.legal_moves();
         if moves.is_empty() {
             break;
@@ -297,8 +296,7 @@ fn alternate_contact_rule_forbids_straight_sides_at_shared_points() {
             "the alternate rule only removes moves"
         );
         fewer |= moves.len() < all.len();
-        let m = moves[(rng_moves * 7919) % moves.len()];
-        rng_moves += 1;
+        let m = moves[(ply * 7919) % moves.len()];
         game.play(m).unwrap();
         loose.play(m).unwrap();
     }
