@@ -1,0 +1,57 @@
+//! MCTS simulations per second at the start and in the middle of a game, with one and
+//! two threads. Each iteration is one fresh search of a fixed number of simulations, so
+//! criterion's throughput figure is simulations per second.
+
+use blokus_ai::{Budget, Decision, GreedyPlayer, MctsOptions, MctsPlayer, Player};
+use blokus_core::{Game, Rules};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+/// A game after `placements` greedy moves.
+fn position(variant: &str, placements: usize) -> Game {
+    let mut game = Game::new(Rules::by_name(variant).unwrap());
+    let mut p = GreedyPlayer::new(3);
+    while game.moves().count() < placements && !game.is_over() {
+        match p.decide(&game, Budget::default()) {
+            Decision::Place(m) => game.play(m).unwrap(),
+            Decision::Pie(c) => game.choose_pie(c).unwrap(),
+            Decision::Resign => break,
+        }
+    }
+    game
+}
+
+fn bench(c: &mut Criterion) {
+    let cases = [
+        ("duo", 16, 2_000u64),
+        ("classic", 32, 1_000),
+        ("trigon_2", 32, 500),
+    ];
+    let mut group = c.benchmark_group("mcts");
+    group.sample_size(10);
+    group.measurement_time(std::time::Duration::from_secs(6));
+    for (variant, mid, sims) in cases {
+        for (phase, placements) in [("start", 0), ("mid", mid)] {
+            let game = position(variant, placements);
+            for threads in [1usize, 2] {
+                group.throughput(Throughput::Elements(sims));
+                let id = BenchmarkId::new(format!("{variant}/{phase}"), format!("{threads}t"));
+                let mut player = MctsPlayer::new(MctsOptions {
+                    simulations: Some(sims),
+                    threads,
+                    resign: false,
+                    ..MctsOptions::default()
+                });
+                group.bench_function(id, |b| {
+                    b.iter(|| {
+                        player.reset();
+                        player.decide(&game, Budget::default())
+                    })
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
