@@ -1,0 +1,349 @@
+// @ts-check
+// End-to-end tests of `blokus serve` in headless Chromium (playwright-core).
+// Usage: BLOKUS_BIN=/path/to/blokus node run-tests.mjs
+// Prints one line per test and ends with "N passed, N failed".
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const shots = path.join(root, 'test-output', 'screenshots');
+mkdirSync(shots, { recursive: true });
+const BIN = process.env.BLOKUS_BIN || path.join(root, 'target', 'release', 'blokus');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/** @returns {Promise<number>} */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** A `blokus serve` process on a data directory. */
+class Server {
+  /** @param {string} data @param {number} port */
+  constructor(data, port) {
+    this.data = data;
+    this.port = port;
+    /** @type {import('node:child_process').ChildProcess|null} */
+    this.proc = null;
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start() {
+    this.proc = spawn(BIN, ['serve', '--port', String(this.port), '--data', this.data], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.proc.stderr?.on('data', (d) => process.stderr.write(`[server] ${d}`));
+    const deadline = Date.now() + 20000;
+    while (Date.now() < deadline) {
+      try {
+        const r = await fetch(`${this.url}/api/variants`);
+        if (r.ok) return;
+      } catch {
+        /* not up yet */
+      }
+      await sleep(100);
+    }
+    throw new Error('server did not start');
+  }
+
+  /** Kills the process with SIGKILL (no chance to clean up) and waits for its end. */
+  async kill9() {
+    const p = this.proc;
+    if (!p || p.exitCode !== null) return;
+    const done = new Promise((r) => p.once('exit', r));
+    p.kill('SIGKILL');
+    await done;
+    this.proc = null;
+  }
+}
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * @param {boolean} cond
+ * @param {string} msg
+ */
+function assert(cond, msg) {
+  if (!cond) throw new Error(`assertion failed: ${msg}`);
+}
+
+/**
+ * Finds a legal placement of a piece on the page (trying every orientation and cell the
+ * way a person would aim), then performs it with real key presses and a real click.
+ * @param {import('playwright-core').Page} page
+ * @param {string} [preferred] piece name to try first
+ */
+async function playSomeMove(page, preferred) {
+  await page.waitForFunction(() => {
+    const p = /** @type {any} */ (window).blokusPage;
+    return p && p.myTurn() && p.legal.size > 0 && !p.sending;
+  });
+  const plan = await page.evaluate((pref) => {
+    const p = /** @type {any} */ (window).blokusPage;
+    const s = p.state;
+    const c = s.to_move;
+    const order = [...p.v.pieces.keys()].filter((i) => s.remaining[c][i] > 0);
+    order.sort((a, b) => (p.v.pieces[b].name === pref ? 1 : 0) - (p.v.pieces[a].name === pref ? 1 : 0));
+    for (const piece of order) {
+      p.select(piece);
+      for (let t = 0; t < p.orient.n; t++) {
+        p.orient.t = t;
+        for (let cell = 0; cell < p.v.cells.length; cell++) {
+          p.hover = cell;
+          p.updateGhost();
+          if (p.ghostLegal) {
+            p.select(null);
+            return { piece: p.v.pieces[piece].name, t, cell, half: p.orient.n / 2 };
+          }
+        }
+      }
+    }
+    p.select(null);
+    return null;
+  }, preferred || '');
+  assert(plan !== null, 'a legal placement exists');
+  if (!plan) return;
+  const before = await page.evaluate(() => /** @type {any} */ (window).blokusPage.state.ply);
+  await page.click(`#tray .tray-colour.active button[data-piece="${plan.piece}"]`);
+  if (plan.t >= plan.half) await page.keyboard.press('f');
+  for (let i = 0; i < plan.t % plan.half; i++) await page.keyboard.press('r');
+  const cell = page.locator(`#board polygon[data-cell="${plan.cell}"]`);
+  await cell.hover();
+  await page.waitForSelector('.ghost-cell.legal');
+  await cell.click();
+  await page.waitForFunction((b) => /** @type {any} */ (window).blokusPage.state.ply > b, before);
+  return plan;
+}
+
+/**
+ * Creates a game from the lobby form.
+ * @param {import('playwright-core').Page} page
+ * @param {string} base
+ * @param {string} variant
+ * @param {Array<string>} kinds seat kinds (me, ai, human, hotseat)
+ */
+async function createFromLobby(page, base, variant, kinds) {
+  await page.goto(`${base}/`);
+  await page.selectOption('#variant', variant);
+  const selects = page.locator('.seat-kind');
+  for (let i = 0; i < kinds.length; i++) await selects.nth(i).selectOption(kinds[i]);
+  const levels = page.locator('.seat-level');
+  for (let i = 0; i < kinds.length; i++) if (kinds[i] === 'ai') await levels.nth(i).selectOption('1');
+  await Promise.all([page.waitForURL(/\/game\/[0-9a-f]{16}$/), page.click('#create-btn')]);
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage?.state);
+}
+
+/** @param {import('playwright-core').Page} page @param {string} name */
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
+
+/** @type {Array<[string, (ctx: {browser: import('playwright-core').Browser, server: Server}) => Promise<void>]>} */
+const tests = [];
+/** @param {string} name @param {(ctx: {browser: import('playwright-core').Browser, server: Server}) => Promise<void>} fn */
+const test = (name, fn) => tests.push([name, fn]);
+
+test('duo against the AI: place pieces by clicking, the AI answers, reload resumes', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('#variant option[value="trigon_3"]', { state: 'attached' });
+  await shot(page, 'lobby');
+  await createFromLobby(page, server.url, 'duo', ['me', 'ai']);
+  await page.waitForSelector('#status.status-you');
+  await shot(page, 'duo-start');
+  await playSomeMove(page, 'X');
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 2, null, { timeout: 60000 });
+  await playSomeMove(page, 'F');
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 4, null, { timeout: 60000 });
+  // Select a piece and hover to show the ghost preview in the screenshot.
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.myTurn());
+  await page.click('#tray .tray-colour.active button.piece:not(.blocked)');
+  await page.locator('#board polygon[data-cell="100"]').hover();
+  await page.screenshot({ path: path.join(shots, 'duo-ghost.png') });
+  await shot(page, 'duo-vs-ai');
+  const filled = await page.locator('#board polygon.cell.filled').count();
+  assert(filled >= 4, `pieces on the board (${filled})`);
+  await page.reload();
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage?.state?.ply >= 4);
+  await page.waitForSelector('#conn.conn-open');
+  const after = await page.locator('#board polygon.cell.filled').count();
+  assert(after === filled, `same board after reload (${after} vs ${filled})`);
+  assert((await page.locator('#moves li').count()) >= 4, 'move list restored');
+  await page.close();
+});
+
+test('a Trigon move by clicking', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await createFromLobby(page, server.url, 'trigon', ['me', 'ai', 'ai', 'ai']);
+  await page.waitForSelector('#status.status-you');
+  const plan = await playSomeMove(page, 'I6');
+  assert(!!plan, 'played');
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 4, null, { timeout: 60000 });
+  const filled = await page.locator('#board polygon.cell.filled').count();
+  assert(filled >= 4, `triangles covered (${filled})`);
+  await shot(page, 'trigon');
+  await page.close();
+});
+
+test('two browsers play each other by link', async ({ browser, server }) => {
+  const ca = await browser.newContext({ viewport: { width: 1200, height: 850 } });
+  const cb = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const a = await ca.newPage();
+  const b = await cb.newPage();
+  await createFromLobby(a, server.url, 'duo', ['me', 'human']);
+  await a.waitForSelector('#share:not([hidden])');
+  const link = await a.locator('#share input').inputValue();
+  assert(link.includes('/game/'), 'share link shown');
+  await b.goto(link);
+  await b.click('text=Take this seat');
+  await b.waitForFunction(() => (/** @type {any} */ (window).blokusPage.state.you || []).length === 1);
+  await playSomeMove(a, 'X');
+  await b.waitForFunction(() => /** @type {any} */ (window).blokusPage.myTurn());
+  await playSomeMove(b, 'X');
+  await a.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply === 2);
+  await shot(a, 'link-player-a');
+  await shot(b, 'link-player-b-phone');
+  // Out of turn from the UI: B cannot act now (A's turn), so B has no legal moves.
+  const bLegal = await b.evaluate(() => /** @type {any} */ (window).blokusPage.legal.size);
+  assert(bLegal === 0, 'no legal moves offered out of turn');
+  await ca.close();
+  await cb.close();
+});
+
+test('kill -9 of the server in the middle of a game loses nothing; clients reconnect', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await createFromLobby(page, server.url, 'classic_2', ['me', 'ai']);
+  await playSomeMove(page, 'X');
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 2, null, { timeout: 60000 });
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.myTurn(), null, { timeout: 60000 });
+  const before = await page.evaluate(() => JSON.stringify(/** @type {any} */ (window).blokusPage.state.moves));
+  await server.kill9();
+  await page.waitForSelector('#conn.conn-waiting');
+  await shot(page, 'server-down');
+  await server.start();
+  await page.waitForSelector('#conn.conn-open', { timeout: 30000 });
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.myTurn());
+  const after = await page.evaluate(() => JSON.stringify(/** @type {any} */ (window).blokusPage.state.moves));
+  assert(after === before, 'the same moves after the restart');
+  await playSomeMove(page);
+  await shot(page, 'after-restart');
+  await page.close();
+});
+
+test('phone-sized screen: tap to preview, tap again to place', async ({ browser, server }) => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await ctx.newPage();
+  await createFromLobby(page, server.url, 'duo', ['me', 'ai']);
+  await shot(page, 'phone-start');
+  await page.waitForSelector('#status.status-you');
+  await page.tap('#tray .tray-colour.active button[data-piece="1"]');
+  const start = await page.evaluate(() => /** @type {any} */ (window).blokusPage.v.names.indexOf('e10'));
+  const cell = page.locator(`#board polygon[data-cell="${start}"]`);
+  await cell.tap();
+  await page.waitForSelector('.ghost-cell.legal');
+  assert((await page.evaluate(() => /** @type {any} */ (window).blokusPage.state.ply)) === 0, 'first tap only previews');
+  await cell.tap();
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 1);
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 2, null, { timeout: 60000 });
+  await shot(page, 'phone-after');
+  await ctx.close();
+});
+
+test('Polyomino pie rule in hot-seat: opening of two colours, then keep or swap', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await createFromLobby(page, server.url, 'polyomino_mini', ['hotseat', 'hotseat']);
+  await playSomeMove(page, 'O');
+  await playSomeMove(page, 'I4');
+  await page.waitForSelector('#pie:not([hidden])');
+  await shot(page, 'pie-choice');
+  await page.click('#pie button:has-text("Swap")');
+  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply === 3);
+  const seats = await page.evaluate(() => /** @type {any} */ (window).blokusPage.state.seats.map((/** @type {any} */ s) => s.colours.join('+')));
+  assert(seats[0] === 'blue' && seats[1] === 'orange', `after a swap the first player plays Blue (${seats})`);
+  await playSomeMove(page);
+  await page.close();
+});
+
+test('replay of a game move by move', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await createFromLobby(page, server.url, 'duo', ['hotseat', 'hotseat']);
+  await playSomeMove(page, 'X');
+  await playSomeMove(page, 'X');
+  await playSomeMove(page, 'I5');
+  const full = await page.locator('#board polygon.cell.filled').count();
+  await page.click('#r-first');
+  assert((await page.locator('#board polygon.cell.filled').count()) === 0, 'empty board at move 0');
+  await page.click('#r-next');
+  assert((await page.locator('#board polygon.cell.filled').count()) === 5, 'one piece after move 1');
+  await page.keyboard.press('ArrowRight');
+  assert((await page.locator('#board polygon.cell.filled').count()) === 10, 'two pieces after move 2');
+  await shot(page, 'replay');
+  await page.click('#r-last');
+  assert((await page.locator('#board polygon.cell.filled').count()) === full, 'live again');
+  const rec = await page.evaluate(async () => (await fetch(/** @type {HTMLAnchorElement} */ (document.querySelector('#download')).href)).text());
+  assert(rec.includes('GM[Blokus Duo]'), 'the record downloads');
+  await page.close();
+});
+
+async function main() {
+  const data = mkdtempSync(path.join(os.tmpdir(), 'blokus-e2e-'));
+  const server = new Server(data, await freePort());
+  await server.start();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+  let passed = 0;
+  let failed = 0;
+  const only = process.env.E2E_ONLY;
+  for (const [name, fn] of tests) {
+    if (only && !name.includes(only)) continue;
+    const t0 = Date.now();
+    try {
+      if (!server.proc) await server.start();
+      await fn({ browser, server });
+      passed++;
+      console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${name}: ${/** @type {Error} */ (e).stack || e}`);
+    }
+  }
+  await browser.close();
+  await server.kill9();
+  rmSync(data, { recursive: true, force: true });
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});
