@@ -527,9 +527,21 @@ impl Position {
             }
             return ControlFlow::Continue(());
         }
+        let pool = rules.pool(colour);
+        let forbidden = &self.forbidden[colour];
+        let reserved = self.reserved(rules, colour);
         if matches!(rules.start(), StartRule::Anywhere) {
+            // The pie opening: anywhere, but the two opening pieces differ in shape.
+            let other_piece = (rules.v().pie && self.pie.is_none())
+                .then(|| self.first_move[1 - colour].map(|o| t.info(o).piece))
+                .flatten();
             for m in t.all() {
-                if self.check_placement(rules, colour, m).is_ok() {
+                let info = t.info(m);
+                if self.remaining[pool][info.piece as usize] == 0 || Some(info.piece) == other_piece
+                {
+                    continue;
+                }
+                if !info.hits(forbidden) && !info.hits(&reserved) {
                     f(m)?;
                 }
             }
@@ -539,14 +551,19 @@ impl Position {
         let npieces = t.pieces().pieces.len();
         for p in starts.iter() {
             for piece in 0..npieces {
+                if self.remaining[pool][piece] == 0 {
+                    continue;
+                }
                 for &m in t.moves_at(p, piece) {
-                    let cells = t.info(m).cells();
-                    if cells.iter().any(|&c| c < p && starts.contains(c)) {
+                    let info = t.info(m);
+                    // Each move is reported once: at the lowest starting cell it covers.
+                    if info.hits(forbidden)
+                        || info.hits(&reserved)
+                        || info.cells().iter().any(|&c| c < p && starts.contains(c))
+                    {
                         continue;
                     }
-                    if self.check_placement(rules, colour, m).is_ok() {
-                        f(m)?;
-                    }
+                    f(m)?;
                 }
             }
         }
