@@ -52,16 +52,8 @@ impl Playout {
     /// Plays uniformly random legal moves (and random pie choices) from `pos` to the end
     /// of the game. Returns the number of placements made.
     pub fn run(&mut self, rules: &Rules, pos: &mut Position, rng: &mut impl Rng) -> usize {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
+        self.begin(rules);
         let n = rules.num_colours();
-        for c in 0..n {
-            self.candidates[c].clear();
-            self.expanded[c] = CellSet::EMPTY;
-        }
         let mut dead = [false; MAX_COLOURS];
         let mut placed = 0;
         let mut c = pos.to_move();
@@ -107,8 +99,24 @@ impl Playout {
         placed
     }
 
-    /// A uniformly random legal move of `colour`, or `None` if it has none.
-    fn pick(
+    /// Starts a new playout: forgets every candidate list. Call before the first
+    /// [`Playout::draw`] of each playout (a position may only move forward between draws).
+    pub fn begin(&mut self, rules: &Rules) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        for c in 0..rules.num_colours() {
+            self.candidates[c].clear();
+            self.expanded[c] = CellSet::EMPTY;
+        }
+    }
+
+    /// A uniformly random legal move of `colour`, or `None` if it has none (then it never
+    /// will have one again in this playout). Drawing several times and keeping the best
+    /// gives biased playouts on the same machinery.
+    pub fn draw(
         &mut self,
         rules: &Rules,
         pos: &Position,
