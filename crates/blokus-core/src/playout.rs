@@ -72,7 +72,7 @@ impl Playout {
             let mv = if dead[c] {
                 None
             } else {
-                self.pick(rules, pos, c, rng)
+                self.draw(rules, pos, c, rng)
             };
             match mv {
                 Some(m) => {
