@@ -2,6 +2,8 @@
 //! two threads. Each iteration is one fresh search of a fixed number of simulations, so
 //! criterion's throughput figure is simulations per second.
 
+#![allow(missing_docs)] // criterion macros generate undocumented items
+
 use blokus_ai::{Budget, Decision, GreedyPlayer, MctsOptions, MctsPlayer, Player};
 use blokus_core::{Game, Rules};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

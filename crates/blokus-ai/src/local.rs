@@ -8,6 +8,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use blokus_core::{Cell, CellSet, Move, MoveTable, Rules};
 
+/// Tables by variant id (`None`: a neighbourhood too big for a mask).
+type Cache = HashMap<&'static str, Option<Arc<LocalTable>>>;
+
 /// One placement with its neighbourhood mask.
 #[derive(Clone, Copy, Debug)]
 pub struct LocalMove {
@@ -30,8 +33,7 @@ pub struct LocalTable {
 impl LocalTable {
     /// The shared table of a variant's board and piece set (built on first use).
     pub fn get(rules: &Rules) -> Option<Arc<LocalTable>> {
-        static CACHE: OnceLock<Mutex<HashMap<&'static str, Option<Arc<LocalTable>>>>> =
-            OnceLock::new();
+        static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
         let cache = CACHE.get_or_init(Default::default);
         let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(rules.v().id)

@@ -489,10 +489,10 @@ pub fn format_summary(names: [&str; 2], s: &Summary) -> String {
         "{:w$}  {:>5}  {:>5}  {:>6}  {:>10}\n",
         "engine", "wins", "draws", "losses", "mean score"
     );
-    for e in 0..2 {
+    for (e, name) in names.iter().enumerate() {
         out.push_str(&format!(
             "{:w$}  {:>5}  {:>5}  {:>6}  {:>10.2}\n",
-            names[e],
+            name,
             s.wins[e],
             s.draws,
             s.wins[1 - e],

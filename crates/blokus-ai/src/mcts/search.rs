@@ -210,8 +210,8 @@ impl Searcher {
         for (depth, &(idx, colour)) in self.path.iter().enumerate() {
             let node = &mut self.tree.nodes[idx as usize];
             node.n += 1;
-            for s in 0..ctx.num_sides {
-                node.vsum[s] += values[s];
+            for (sum, v) in node.vsum.iter_mut().zip(values).take(ctx.num_sides) {
+                *sum += v;
             }
             if !node.expanded {
                 continue;
