@@ -26,6 +26,7 @@ pub fn router(hub: Hub) -> Router {
         .route("/api/games/:id", get(game_state))
         .route("/api/games/:id/join", post(join_game))
         .route("/api/games/:id/record.blksgf", get(record))
+        .route("/api/games/:id/record.json", get(record_json))
         .route("/api/games/:id/ws", get(websocket))
         .route("/", get(|| async { assets::file("index.html") }))
         .route("/game/:id", get(|| async { assets::file("game.html") }))
@@ -234,8 +235,8 @@ async fn join_game(
 
 async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, AppError> {
     let room = hub.room(&id).await?;
-    let game = room.ask(|reply| RoomMsg::GameCopy { reply }).await?;
-    let text = crate::record::blksgf(&game);
+    let (game, seats) = room.ask(|reply| RoomMsg::GameCopy { reply }).await?;
+    let text = crate::record::blksgf(&game, &seats);
     Ok((
         [
             (
@@ -248,6 +249,19 @@ async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respon
             ),
         ],
         text,
+    )
+        .into_response())
+}
+
+async fn record_json(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, AppError> {
+    let room = hub.room(&id).await?;
+    let (game, _) = room.ask(|reply| RoomMsg::GameCopy { reply }).await?;
+    Ok((
+        [(
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"blokus-{id}.json\""),
+        )],
+        Json(crate::record::json(&game)),
     )
         .into_response())
 }

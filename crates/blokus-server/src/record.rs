@@ -1,23 +1,28 @@
-//! Game records for download.
+//! Game records for download, written by `blokus-core`'s record module.
 
-use blokus_core::notation::format_move;
-use blokus_core::{Game, GameEvent};
+use blokus_core::record::{blksgf, json, sgf::Property};
+use blokus_core::Game;
 
-/// The game as `.blksgf` text (SPEC 10).
-pub fn blksgf(game: &Game) -> String {
-    let rules = game.rules();
-    let two = rules.num_colours() == 2;
-    let mut s = format!("(;FF[4]CA[UTF-8]AP[blokus]GM[{}]", rules.v().game_name);
-    for e in game.events() {
-        if let GameEvent::Place { colour, mv } = *e {
-            let prop = if two {
-                ["B", "W"][colour].to_string()
-            } else {
-                (colour + 1).to_string()
-            };
-            s.push_str(&format!("\n;{prop}[{}]", format_move(rules.table(), mv)));
-        }
+use crate::seats::{Seat, SeatKind};
+
+fn seat_name(seat: &Seat) -> String {
+    match seat.kind {
+        SeatKind::Ai => format!("blokus AI level {}", seat.level.unwrap_or(3)),
+        _ => "Human".to_string(),
     }
-    s.push_str(")\n");
-    s
+}
+
+/// The game as `.blksgf` text (SPEC 10), with player names for two-player games.
+pub fn blksgf(game: &Game, seats: &[Seat]) -> String {
+    let mut extra = Vec::new();
+    if seats.len() == 2 {
+        extra.push(Property::new("PB", seat_name(&seats[0])));
+        extra.push(Property::new("PW", seat_name(&seats[1])));
+    }
+    blksgf::write_with(game, &extra)
+}
+
+/// The game as this project's JSON record.
+pub fn json(game: &Game) -> serde_json::Value {
+    json::to_json(game)
 }

@@ -62,10 +62,10 @@ pub enum RoomMsg {
         /// The answer.
         reply: oneshot::Sender<Result<(usize, String), AppError>>,
     },
-    /// A copy of the game (for record downloads).
+    /// A copy of the game and its seats (for record downloads).
     GameCopy {
         /// The answer.
-        reply: oneshot::Sender<Game>,
+        reply: oneshot::Sender<(Game, Vec<Seat>)>,
     },
 }
 
@@ -333,7 +333,7 @@ impl Room {
                 let _ = reply.send(r);
             }
             RoomMsg::GameCopy { reply } => {
-                let _ = reply.send(self.game.clone());
+                let _ = reply.send((self.game.clone(), self.seats.clone()));
             }
         }
     }
@@ -407,14 +407,13 @@ impl Room {
                 Ok(())
             }
             ClientMsg::Move { cells, ply } => {
-                let mover = self.check_turn(conn, ply)?;
+                self.check_turn(conn, ply)?;
                 if self.game.position().awaiting_pie_choice() {
                     return Err((
                         "pie_pending",
                         "the pie choice must be made first (send a 'pie' message)".into(),
                     ));
                 }
-                let _ = mover;
                 let text = cells
                     .to_text()
                     .ok_or(("malformed", "too many cells for one move".to_string()))?;
@@ -453,7 +452,7 @@ impl Room {
     }
 
     /// Checks that the connection plays the side to move (and that its view is current).
-    fn check_turn(&self, conn: u64, ply: Option<usize>) -> Result<usize, (&'static str, String)> {
+    fn check_turn(&self, conn: u64, ply: Option<usize>) -> Result<(), (&'static str, String)> {
         if self.game.is_over() {
             return Err(("game_over", "the game is over".into()));
         }
@@ -487,7 +486,7 @@ impl Room {
                 ));
             }
         }
-        Ok(p)
+        Ok(())
     }
 
     /// Persists the game's newest event, then tells everybody; on a database failure the

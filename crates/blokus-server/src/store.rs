@@ -327,7 +327,7 @@ impl Store {
                     out.push(s);
                 }
             }
-            out.sort_by(|a, b| b.updated.cmp(&a.updated));
+            out.sort_by_key(|s| std::cmp::Reverse(s.updated));
             out.truncate(limit);
             Ok(out)
         })

@@ -3,7 +3,7 @@
 
 use blokus_core::piece::{normalize, symmetry_count, transform};
 use blokus_core::variant::Seat as ColourSeat;
-use blokus_core::{BoardShape, GridKind, StartRule, Variant};
+use blokus_core::{GridKind, StartRule, Variant};
 use serde::Serialize;
 
 /// One line of `GET /api/variants`.
@@ -158,9 +158,7 @@ pub fn detail(v: &Variant) -> VariantDetail {
             }
         })
         .collect();
-    let (width, height) = match v.board {
-        BoardShape::Square { .. } | BoardShape::Trigon { .. } => (g.width(), g.height()),
-    };
+    let (width, height) = (g.width(), g.height());
     VariantDetail {
         summary: summary(v),
         width,

@@ -324,3 +324,81 @@ async fn flooding_is_rate_limited() {
     }
     assert!(closed, "an oversized message closes the connection");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_variant_plays_in_hot_seat_and_its_record_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(dir.path());
+    let (_, variants) = get(&server, "/api/variants").await;
+    for v in variants.as_array().unwrap() {
+        let vid = v["id"].as_str().unwrap();
+        let players = v["players"].as_u64().unwrap() as usize;
+        let seats: Vec<Value> = (0..players).map(|_| json!({"kind": "hotseat"})).collect();
+        let options = json!({"alternate_contact": v["alternate_contact"]});
+        let (status, created) = post(
+            &server,
+            "/api/games",
+            json!({"variant": vid, "options": options, "seats": seats}),
+        )
+        .await;
+        assert_eq!(status, 201, "{vid}: {created}");
+        let id = created["id"].as_str().unwrap().to_string();
+        let tokens: Vec<String> = (0..players).map(|s| token_of(&created, s)).collect();
+        let mut a = ws(&server, &id).await;
+        send(&mut a, json!({"type": "join", "tokens": tokens})).await;
+        let mut s = until(&mut a, |m| {
+            is_state(m) && m["you"].as_array().is_some_and(|y| y.len() == players)
+        })
+        .await;
+        let plies = 6;
+        for ply in 0..plies {
+            if s["awaiting_pie"] == true {
+                assert!(v["pie"] == true, "{vid}");
+                assert_eq!(s["player_to_move"], 1, "{vid}: the second player chooses");
+                send(&mut a, json!({"type": "pie", "choice": "swap"})).await;
+            } else {
+                let mv = s["legal"][0]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{vid}: {s}"))
+                    .to_string();
+                send(&mut a, json!({"type": "move", "cells": mv, "ply": ply})).await;
+            }
+            s = until(&mut a, |m| is_state(m) && m["ply"] == ply + 1).await;
+        }
+        if vid == "classic_3" {
+            // Green's first placement (ply 3) was the Blue player's; the next is Yellow's.
+            assert_eq!(s["moves"][3]["colour"], 3);
+            assert_eq!(s["moves"][3]["player"], 0);
+            let seat1: Vec<&str> = s["seats"][1]["colours"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap())
+                .collect();
+            assert!(seat1.contains(&"green"), "{s}");
+            assert_eq!(s["scores"][3]["counted"], false);
+        }
+        if vid.ends_with("_teams") {
+            assert_eq!(s["results"].as_array().unwrap().len(), 2, "{vid}");
+        }
+        if v["pie"] == true {
+            assert_eq!(s["moves"][2]["pie"], "swap", "{vid}");
+            assert_eq!(
+                s["seats"][0]["colours"][0], v["colours"][0],
+                "{vid}: after a swap player 1 plays Blue"
+            );
+        }
+        let text = reqwest::get(server.url(&format!("/api/games/{id}/record.blksgf")))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let game = blokus_core::record::blksgf::read(&text)
+            .unwrap_or_else(|e| panic!("{vid}: {e}\n{text}"));
+        assert_eq!(game.events().len(), plies, "{vid}: {text}");
+        let (status, rec) = get(&server, &format!("/api/games/{id}/record.json")).await;
+        assert_eq!(status, 200);
+        assert!(rec.is_object(), "{vid}");
+    }
+}
