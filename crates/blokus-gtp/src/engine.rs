@@ -283,11 +283,6 @@ impl Engine {
             .ok_or_else(|| format!("invalid color argument '{text}'"))
     }
 
-    /// The GTP name of a colour: `B`/`W` or `1`..`4`, as in `.blksgf`.
-    fn colour_id(&self, colour: usize) -> String {
-        blksgf::move_prop(self.game.rules(), colour)
-    }
-
     fn set_game(&mut self, name: &str) -> CmdResult {
         let name = name.trim();
         if name.is_empty() {
@@ -460,13 +455,6 @@ impl Engine {
         }
         Ok(text)
     }
-
-    #[cfg(test)]
-    fn colour_ids(&self) -> Vec<String> {
-        (0..self.game.rules().num_colours())
-            .map(|c| self.colour_id(c))
-            .collect()
-    }
 }
 
 /// `=id text` / `?id message`, ending with a blank line. The text never contains an
@@ -523,7 +511,6 @@ mod tests {
         assert_eq!(ask(&mut e, "known_command\tplay # comment"), "= true\n\n");
         assert_eq!(ask(&mut e, "known_command foo"), "= false\n\n");
         assert_eq!(ask(&mut e, "3"), "?3 empty command\n\n");
-        assert_eq!(e.colour_ids(), vec!["B", "W"]);
     }
 
     #[test]

@@ -1,12 +1,127 @@
-//! Subcommand under construction.
+//! `blokus gtp`: the GTP engine on standard input and output (see `docs/gtp.md`).
+
+use blokus_ai::{player_from_spec, Budget, Player};
+use blokus_core::{variant, RuleOptions, Rules};
+use blokus_gtp::engine::{Engine, EngineConfig};
 
 use super::CmdResult;
 
-/// Arguments.
+/// Arguments of `blokus gtp`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The game at start: a variant id (`duo`) or game name (`Blokus Duo`).
+    #[arg(long, short = 'g', default_value = "classic", value_name = "ID|NAME")]
+    pub game: String,
+    /// Playing strength of the search, 1 (weakest) to 9.
+    #[arg(long, short = 'l', value_name = "N")]
+    pub level: Option<u8>,
+    /// Search threads.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Seed of the random generator (deterministic play with one thread).
+    #[arg(long, short = 'r', value_name = "N")]
+    pub seed: Option<u64>,
+    /// Thinking time per move, in seconds.
+    #[arg(long, value_name = "S")]
+    pub seconds: Option<f64>,
+    /// Player spec, e.g. `mcts:level=5`, `greedy` or `random:seed=3`; overrides
+    /// --level, --threads, --seconds (and --seed unless the spec names one).
+    #[arg(long, value_name = "SPEC")]
+    pub player: Option<String>,
+    /// Never answer `genmove` with `resign`.
+    #[arg(long)]
+    pub noresign: bool,
+    /// Colour `showboard` with ANSI escape sequences.
+    #[arg(long)]
+    pub color: bool,
+    /// No messages on standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
 
-/// Runs the subcommand.
-pub fn run(_args: Args) -> CmdResult {
-    Err("this subcommand is not built yet".into())
+/// The search player's spec from the flags, e.g. `mcts:level=5,threads=2,seed=1`.
+fn mcts_spec(args: &Args) -> String {
+    let mut opts = Vec::new();
+    if let Some(l) = args.level {
+        opts.push(format!("level={l}"));
+    }
+    if let Some(t) = args.threads {
+        opts.push(format!("threads={t}"));
+    }
+    if let Some(s) = args.seed {
+        opts.push(format!("seed={s}"));
+    }
+    if let Some(s) = args.seconds {
+        opts.push(format!("seconds={s}"));
+    }
+    if args.noresign {
+        opts.push("resign=false".into());
+    }
+    if opts.is_empty() {
+        "mcts".into()
+    } else {
+        format!("mcts:{}", opts.join(","))
+    }
+}
+
+/// Builds the player: an explicit `--player` spec must work; otherwise the search player
+/// from the flags, falling back to `greedy`, then `random` (keeping the seed).
+fn build_player(args: &Args) -> Result<Box<dyn Player>, String> {
+    if let Some(spec) = &args.player {
+        let spec = match (args.seed, spec.contains("seed=")) {
+            (Some(s), false) if spec.contains(':') => format!("{spec},seed={s}"),
+            (Some(s), false) => format!("{spec}:seed={s}"),
+            _ => spec.clone(),
+        };
+        return player_from_spec(&spec).map_err(|e| format!("--player {spec}: {e}"));
+    }
+    let seed = args.seed.map(|s| format!(":seed={s}")).unwrap_or_default();
+    let candidates = [
+        mcts_spec(args),
+        format!("greedy{seed}"),
+        format!("random{seed}"),
+    ];
+    let mut failures = Vec::new();
+    for spec in &candidates {
+        match player_from_spec(spec) {
+            Ok(p) => {
+                if !failures.is_empty() && !args.quiet {
+                    eprintln!(
+                        "blokus gtp: {}; using player '{spec}' instead",
+                        failures.join("; ")
+                    );
+                }
+                return Ok(p);
+            }
+            Err(e) => failures.push(format!("player '{spec}' is not available ({e})")),
+        }
+    }
+    Err(failures.join("; "))
+}
+
+/// Speaks GTP until `quit` or end of input.
+pub fn run(args: Args) -> CmdResult {
+    let v = variant::variant(&args.game).map_err(|e| format!("--game: {e}"))?;
+    if let Some(s) = args.seconds {
+        if !(s.is_finite() && s > 0.0) {
+            return Err(format!("--seconds must be a positive number, not {s}").into());
+        }
+    }
+    let player = build_player(&args)?;
+    if !args.quiet {
+        eprintln!("blokus gtp: {} with player {}", v.game_name, player.name());
+    }
+    let config = EngineConfig {
+        resign: !args.noresign,
+        budget: Budget {
+            seconds: args.seconds,
+            simulations: None,
+        },
+        ansi: args.color,
+    };
+    let mut engine = Engine::new(Rules::new(v, RuleOptions::default()), Some(player), config);
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    engine.run(stdin.lock(), stdout.lock())?;
+    Ok(())
 }

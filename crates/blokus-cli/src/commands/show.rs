@@ -1,12 +1,90 @@
-//! Subcommand under construction.
+//! `blokus show FILE`: a game record's position (final, or after move N) as a text board
+//! with scores. Reads `.blksgf` and this project's JSON records.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use blokus_core::record::{blksgf, json, rewind_to_move, sgf};
+use blokus_core::render::{self, RenderOptions};
+use blokus_core::{Game, GameEvent};
 
 use super::CmdResult;
 
-/// Arguments.
+/// Arguments of `blokus show`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The record: `.blksgf` (SGF) or JSON (detected by content).
+    pub file: PathBuf,
+    /// Show the position after this many moves (0 = the start) instead of the end.
+    #[arg(long = "move", value_name = "N")]
+    pub move_number: Option<usize>,
+    /// Never use ANSI colours (they are used only when printing to a terminal).
+    #[arg(long)]
+    pub no_color: bool,
+}
 
-/// Runs the subcommand.
-pub fn run(_args: Args) -> CmdResult {
-    Err("this subcommand is not built yet".into())
+/// Root properties worth showing, with their labels.
+const INFO: [(&str, &str); 7] = [
+    ("EV", "Event"),
+    ("RO", "Round"),
+    ("DT", "Date"),
+    ("PB", "First player"),
+    ("PW", "Second player"),
+    ("RE", "Result"),
+    ("GN", "Game"),
+];
+
+/// Reads a record file into a game and its header lines.
+fn load(path: &PathBuf) -> Result<(Game, Vec<String>), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))?;
+    let bad = |e: blokus_core::record::RecordError| format!("{}: {e}", path.display());
+    if text.trim_start().starts_with('{') {
+        return Ok((json::from_json(&text).map_err(bad)?, Vec::new()));
+    }
+    let trees = sgf::parse(&text).map_err(|e| bad(e.into()))?;
+    let game = blksgf::from_tree(&trees[0]).map_err(bad)?;
+    let mut info = Vec::new();
+    if let Some(root) = trees[0].root() {
+        for (id, label) in INFO {
+            if let Some(v) = root.get(id).filter(|v| !v.trim().is_empty()) {
+                info.push(format!("{label}: {v}"));
+            }
+        }
+    }
+    Ok((game, info))
+}
+
+/// Prints the position.
+pub fn run(args: Args) -> CmdResult {
+    let (mut game, info) = load(&args.file)?;
+    let total = game.moves().count();
+    if let Some(n) = args.move_number {
+        if n > total {
+            return Err(
+                format!("--move {n}: {} has only {total} moves", args.file.display()).into(),
+            );
+        }
+        rewind_to_move(&mut game, n);
+    }
+    let shown = game.moves().count();
+    let rules = game.rules();
+    println!("{} ({})", rules.v().game_name, rules.v().id);
+    for line in info {
+        println!("{line}");
+    }
+    println!("After move {shown} of {total}");
+    let last_move = game.events().iter().rev().find_map(|e| match e {
+        GameEvent::Place { mv, .. } => Some(*mv),
+        GameEvent::Pie(_) => None,
+    });
+    let opts = RenderOptions {
+        ansi: !args.no_color
+            && std::io::stdout().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none(),
+        last_move,
+    };
+    print!("{}", render::position(rules, game.position(), &opts));
+    Ok(())
 }

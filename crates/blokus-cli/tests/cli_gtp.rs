@@ -1,0 +1,213 @@
+//! `blokus gtp` over pipes: whole games driven like a controller program would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// A running engine and its pipes.
+struct Gtp {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Gtp {
+    fn start(args: &[&str]) -> Gtp {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_blokus"))
+            .arg("gtp")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start blokus gtp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Gtp {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Sends a line; returns the raw response up to (without) the blank line.
+    fn raw(&mut self, line: &str) -> String {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut out = String::new();
+        loop {
+            let mut l = String::new();
+            assert!(
+                self.stdout.read_line(&mut l).unwrap() > 0,
+                "engine closed after {line:?}"
+            );
+            if l == "\n" {
+                return out;
+            }
+            out.push_str(&l);
+        }
+    }
+
+    /// Sends a command that must succeed; returns the response text after `= `.
+    fn ok(&mut self, line: &str) -> String {
+        let r = self.raw(line);
+        assert!(r.starts_with('='), "{line:?} failed: {r}");
+        r[1..].trim_start_matches(' ').trim_end().to_string()
+    }
+
+    fn quit(mut self) {
+        assert_eq!(self.raw("quit"), "=\n");
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
+fn temp_path(name: &str) -> String {
+    std::env::temp_dir()
+        .join(format!("blokus-cli-gtp-{}-{name}", std::process::id()))
+        .display()
+        .to_string()
+}
+
+/// Plays a game to the end: the engine generates the moves of `engine_colours`, the
+/// test plays the first legal move for the others. Returns the number of moves.
+fn play_out(gtp: &mut Gtp, colours: &[&str], engine_colours: &[&str]) -> usize {
+    let mut moves = 0;
+    let mut passes = 0;
+    let mut turn = 0;
+    while passes < colours.len() {
+        let c = colours[turn % colours.len()];
+        turn += 1;
+        let legal = gtp.ok(&format!("all_legal {c}"));
+        if legal.is_empty() {
+            passes += 1;
+            continue;
+        }
+        passes = 0;
+        let first = legal.lines().next().unwrap().to_string();
+        if engine_colours.contains(&c) {
+            let mv = gtp.ok(&format!("genmove {c}"));
+            assert!(
+                legal.lines().any(|l| l == mv),
+                "genmove {c} answered {mv}, not a legal move"
+            );
+        } else {
+            gtp.ok(&format!("play {c} {first}"));
+        }
+        moves += 1;
+        assert!(moves < 200, "game does not end");
+    }
+    moves
+}
+
+#[test]
+fn a_whole_duo_game_then_save_and_load() {
+    let mut gtp = Gtp::start(&[
+        "--game",
+        "Blokus Duo",
+        "--level",
+        "1",
+        "--seed",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(gtp.ok("protocol_version"), "2");
+    assert_eq!(gtp.ok("name"), "blokus");
+    assert_eq!(gtp.raw("7 known_command genmove"), "=7 true\n");
+    assert!(gtp.ok("list_commands").lines().any(|l| l == "all_legal"));
+    assert_eq!(gtp.ok("all_legal b").lines().count(), 414);
+    let moves = play_out(&mut gtp, &["b", "w"], &["w"]);
+    assert!(moves > 10);
+    let score = gtp.ok("final_score");
+    assert!(
+        score == "0" || score.starts_with("B+") || score.starts_with("W+"),
+        "{score}"
+    );
+    assert_eq!(gtp.ok("genmove b"), "pass");
+    let board = gtp.ok("showboard");
+    assert!(board.contains("Game over"), "{board}");
+
+    let path = temp_path("duo.blksgf");
+    gtp.ok(&format!("savesgf {path}"));
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(saved.starts_with("(;GM[Blokus Duo]"));
+    assert!(saved.contains(&format!("RE[{score}]")), "{saved}");
+    assert_eq!(saved.matches("\n;").count(), moves);
+
+    let mut other = Gtp::start(&["--game", "classic", "--player", "random", "--quiet"]);
+    other.ok(&format!("loadsgf {path}"));
+    assert_eq!(other.ok("final_score"), score);
+    assert_eq!(other.ok("showboard"), board);
+    // Before move 3: two moves on the board.
+    other.ok(&format!("loadsgf {path} 3"));
+    let path2 = temp_path("duo-2.blksgf");
+    other.ok(&format!("savesgf {path2}"));
+    let first_two = std::fs::read_to_string(&path2).unwrap();
+    assert_eq!(first_two.matches("\n;").count(), 2, "{first_two}");
+    std::fs::remove_file(path2).unwrap();
+    other.quit();
+    gtp.quit();
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn a_whole_classic_game_with_out_of_turn_play_and_undo() {
+    let mut gtp = Gtp::start(&["--player", "greedy", "--seed", "4", "--quiet"]);
+    gtp.ok("set_game Blokus");
+    // Out of turn, as the reference engine allows: Green moves first.
+    gtp.ok("play 4 a1");
+    gtp.ok("undo");
+    assert_eq!(gtp.raw("undo"), "? cannot undo\n");
+    assert_eq!(gtp.ok("all_legal 1").lines().count(), 58);
+    let moves = play_out(&mut gtp, &["1", "2", "3", "4"], &["1", "3"]);
+    assert!(moves > 40);
+    let score = gtp.ok("final_score");
+    let points: Vec<i32> = score.split(' ').map(|p| p.parse().unwrap()).collect();
+    assert_eq!(points.len(), 4, "{score}");
+    assert!(points.iter().all(|&p| (0..=109).contains(&p)), "{score}");
+
+    let path = temp_path("classic.blksgf");
+    gtp.ok(&format!("savesgf {path}"));
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(saved.starts_with("(;GM[Blokus]"), "{saved}");
+    assert!(
+        saved.contains("\n;1[") && saved.contains("\n;4["),
+        "{saved}"
+    );
+    gtp.ok("clear_board");
+    assert_eq!(gtp.ok("final_score"), "0 0 0 0");
+    gtp.ok(&format!("loadsgf {path}"));
+    assert_eq!(gtp.ok("final_score"), score);
+    gtp.quit();
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn malformed_lines_get_errors_and_the_engine_keeps_going() {
+    let mut gtp = Gtp::start(&["--game", "duo", "--player", "random", "--quiet"]);
+    for line in [
+        "frobnicate",
+        "play",
+        "play b",
+        "play q e8",
+        "play b e8,zz99",
+        "play b a1,b2",
+        "play b a1",
+        "all_legal",
+        "set_game Blokus Quattro",
+        "loadsgf /nonexistent.blksgf",
+        "genmove 7",
+        "undo",
+        "42 known_command",
+        "\u{1}\u{2}\u{3}play",
+    ] {
+        let r = gtp.raw(line);
+        assert!(r.starts_with('?'), "{line:?} -> {r}");
+    }
+    assert_eq!(
+        gtp.raw("12 play b a1"),
+        "?12 illegal move: the first piece must cover a starting point\n"
+    );
+    // Comments and empty lines get no response at all.
+    writeln!(gtp.stdin, "# a comment\n\n   ").unwrap();
+    assert_eq!(gtp.raw("3 name"), "=3 blokus\n");
+    gtp.quit();
+}
