@@ -1,20 +1,24 @@
 //! Knowledge-guided playouts: fast, biased towards big pieces, allocation-free.
 //!
-//! Each colour keeps a candidate list: every move that was legal when one of its attach
-//! points first appeared. A legal move stays legal until a cell of it becomes forbidden
-//! or its piece runs out, and neither ever reverts, so the list is a superset of the
-//! legal moves; entries found illegal when drawn are dropped for good. A colour whose
-//! list runs dry can never move again, so passes cost nothing, and each move is
-//! generated at most once per playout.
+//! In a colour's first [`SAMPLING_PLACEMENTS`] placements, while the board is open, a
+//! move is sampled: a random attach point, a piece drawn with weight `size^3` among
+//! those left (large pieces early), and the first placement of that piece over the
+//! point, scanned from a random offset, that avoids the colour's forbidden cells (one
+//! AND against the point's neighbourhood mask, see [`LocalTable`]). The bigger of
+//! [`DRAWS`] such legal draws is played.
 //!
-//! The bias: a move is the best of up to [`DRAWS`] legal draws from the list, by piece
-//! size (big pieces early) and then by how many opponents' attach points it covers.
+//! Later (or when [`TRIES`] draws find nothing), each colour keeps a candidate list:
+//! every move that was legal when one of its attach points first appeared. A legal
+//! move stays legal until a cell of it becomes forbidden or its piece runs out, and
+//! neither ever reverts, so the list is a superset of the legal moves; entries found
+//! illegal when drawn are dropped for good. A colour whose list runs dry can never move
+//! again, so passes cost nothing. The same best-of-draws bias applies.
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use blokus_core::position::MAX_COLOURS;
-use blokus_core::{CellSet, Move, PieChoice, Position};
+use blokus_core::position::{MAX_COLOURS, MAX_PIECES};
+use blokus_core::{Cell, CellSet, Move, PieChoice, Position};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -22,7 +26,24 @@ use crate::context::Context;
 use crate::local::LocalTable;
 
 /// Legal draws compared for each playout move.
-pub const DRAWS: usize = 3;
+pub const DRAWS: usize = 2;
+/// Draws tried before falling back to the candidate list.
+pub const TRIES: usize = 10;
+/// Placements of a colour during which its moves are sampled rather than listed.
+pub const SAMPLING_PLACEMENTS: usize = 8;
+
+/// The weight of a piece of `size` cells in a playout.
+#[inline]
+fn weight(size: u8) -> u32 {
+    let s = size as u32;
+    s * s * s
+}
+
+/// The `k`-th cell (0-based) of a set.
+#[inline]
+fn nth_cell(set: &CellSet, k: usize) -> Cell {
+    set.iter().nth(k).expect("k < len")
+}
 
 /// Reusable scratch space for playouts of one variant. Allocates when built and when a
 /// list first grows; a playout itself does not allocate.
@@ -34,6 +55,8 @@ pub struct Playouts {
     num_moves: usize,
     scratch: Vec<Move>,
     local: Option<Arc<LocalTable>>,
+    /// Colours that switched from sampling to candidate lists in this playout.
+    listed: [bool; MAX_COLOURS],
 }
 
 impl Playouts {
@@ -48,6 +71,7 @@ impl Playouts {
             num_moves,
             scratch: Vec::with_capacity(1024),
             local: LocalTable::get(&ctx.rules),
+            listed: [false; MAX_COLOURS],
         }
     }
 
@@ -76,6 +100,7 @@ impl Playouts {
             self.candidates[c].clear();
             self.expanded[c] = CellSet::EMPTY;
         }
+        self.listed = [false; MAX_COLOURS];
         let mut dead = [false; MAX_COLOURS];
         let mut ply = first_ply;
         let mut idle = 0;
@@ -132,6 +157,149 @@ impl Playouts {
 
     /// A biased random legal move of `colour`, or `None` if it has none.
     fn pick(
+        &mut self,
+        ctx: &Context,
+        pos: &Position,
+        colour: usize,
+        rng: &mut SmallRng,
+    ) -> Option<Move> {
+        // While the board is open, sampling is cheap and lists would be huge; later,
+        // lists are exact and make passes free.
+        if pos.pieces_placed(colour) < SAMPLING_PLACEMENTS && !self.listed[colour] {
+            if let Some(m) = self.sample(ctx, pos, colour, rng) {
+                return Some(m);
+            }
+            if pos.pieces_placed(colour) == 0 {
+                return self.any_legal(ctx, pos, colour, rng);
+            }
+        }
+        self.listed[colour] = true;
+        self.pick_listed(ctx, pos, colour, rng)
+    }
+
+    /// A move by sampling, or `None` if the draws found nothing (not proof of none).
+    fn sample(
+        &mut self,
+        ctx: &Context,
+        pos: &Position,
+        colour: usize,
+        rng: &mut SmallRng,
+    ) -> Option<Move> {
+        let rules = &ctx.rules;
+        let t = rules.table();
+        let mut weights = [0u32; MAX_PIECES];
+        let mut total = 0;
+        for (p, w) in weights.iter_mut().enumerate().take(ctx.num_pieces) {
+            if pos.remaining(rules, colour, p) > 0 {
+                *w = weight(ctx.sizes[p]);
+                total += *w;
+            }
+        }
+        if total == 0 {
+            return None;
+        }
+        let first = pos.pieces_placed(colour) == 0;
+        // The opening, mirror-opening reservations and the alternate contact rule need
+        // the full check; otherwise a placement over an attach point that avoids the
+        // forbidden cells is legal.
+        let full_check = first
+            || rules.alternate_contact()
+            || (rules.mirror_opening()
+                && rules
+                    .v()
+                    .mirror_pairs
+                    .iter()
+                    .any(|&(_, f)| f != colour && pos.pieces_placed(f) == 0));
+        let attach = pos.attach_points(rules, colour);
+        let n_attach = attach.len();
+        if n_attach == 0 {
+            // No starting points (the Polyomino opening): full generation.
+            return self.any_legal(ctx, pos, colour, rng);
+        }
+        let forbidden = pos.forbidden(colour);
+        let fits = |forb: u128, m: Move, mask: u128| {
+            mask & forb == 0 && (!full_check || pos.is_legal(rules, colour, m))
+        };
+        let mut best: Option<Move> = None;
+        let mut best_size = 0;
+        let mut found = 0;
+        for _ in 0..TRIES {
+            let point = nth_cell(&attach, rng.gen_range(0..n_attach));
+            let mut r = rng.gen_range(0..total);
+            let mut piece = 0;
+            while r >= weights[piece] {
+                r -= weights[piece];
+                piece += 1;
+            }
+            let hit = match &self.local {
+                Some(local) => {
+                    let list = local.moves_at(point, piece);
+                    if list.is_empty() {
+                        continue;
+                    }
+                    let forb = local.forbidden_mask(point, forbidden);
+                    let off = rng.gen_range(0..list.len());
+                    (0..list.len())
+                        .map(|k| list[(off + k) % list.len()])
+                        .find(|lm| fits(forb, lm.mv, lm.mask))
+                        .map(|lm| lm.mv)
+                }
+                None => {
+                    let list = t.moves_at(point, piece);
+                    if list.is_empty() {
+                        continue;
+                    }
+                    let off = rng.gen_range(0..list.len());
+                    (0..list.len())
+                        .map(|k| list[(off + k) % list.len()])
+                        .find(|&m| {
+                            !t.info(m).cells().iter().any(|&c| forbidden.contains(c))
+                                && (!full_check || pos.is_legal(rules, colour, m))
+                        })
+                }
+            };
+            if let Some(m) = hit {
+                let size = t.info(m).cells().len();
+                if size > best_size {
+                    best_size = size;
+                    best = Some(m);
+                }
+                found += 1;
+                if found == DRAWS {
+                    break;
+                }
+            }
+        }
+        if best.is_some() {
+            return best;
+        }
+        None
+    }
+
+    /// A random legal move, weighted like the draws, from full generation.
+    fn any_legal(
+        &mut self,
+        ctx: &Context,
+        pos: &Position,
+        colour: usize,
+        rng: &mut SmallRng,
+    ) -> Option<Move> {
+        let t = ctx.rules.table();
+        let mut chosen = None;
+        let mut sum = 0u32;
+        let _ = pos.for_each_legal::<()>(&ctx.rules, colour, |m| {
+            let w = weight(t.info(m).cells().len() as u8);
+            sum += w;
+            if rng.gen_range(0..sum) < w {
+                chosen = Some(m);
+            }
+            ControlFlow::Continue(())
+        });
+        chosen
+    }
+
+    /// A move from the colour's candidate list, or `None` if it has none.
+    fn pick_listed(
         &mut self,
         ctx: &Context,
         pos: &Position,
@@ -238,6 +406,46 @@ impl Playouts {
                     }
                     *s = self.generation;
                     list.push(m);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use blokus_core::{Rules, VARIANT_IDS};
+    use rand::SeedableRng;
+
+    #[test]
+    fn playouts_play_legal_moves_to_the_end_in_every_variant() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        for id in VARIANT_IDS {
+            let mut rules = Rules::by_name(id).unwrap();
+            for alt in [false, true] {
+                rules.options.alternate_contact = alt;
+                let ctx = Context::new(&rules);
+                let mut playouts = Playouts::new(&ctx);
+                for _ in 0..4 {
+                    let mut pos = Position::new(&rules);
+                    let mut moves = Vec::new();
+                    playouts.run(&ctx, &mut pos, &mut rng, 0, |_, c, m| moves.push((c, m)));
+                    // Replay with the rules' own checks.
+                    let mut replay = Position::new(&rules);
+                    for &(c, m) in &moves {
+                        assert!(
+                            replay.check_placement(&rules, c, m).is_ok(),
+                            "{id}: illegal playout move"
+                        );
+                        replay.place(&rules, c, m);
+                    }
+                    for c in 0..rules.num_colours() {
+                        assert!(
+                            !replay.has_legal_move(&rules, c),
+                            "{id}: colour {c} could still move"
+                        );
+                    }
                 }
             }
         }

@@ -263,7 +263,7 @@ impl Player for MctsPlayer {
 
     fn reset(&mut self) {
         for s in &mut self.searchers {
-            s.clear();
+            s.forget_tree();
         }
     }
 }

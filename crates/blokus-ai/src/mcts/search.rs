@@ -84,10 +84,18 @@ impl Searcher {
     }
 
     /// Forgets the tree.
-    pub fn clear(&mut self) {
+    pub fn forget_tree(&mut self) {
         self.tree = Tree::new();
         self.root_events.clear();
         self.root_pos = None;
+    }
+
+    /// Forgets the tree and the scratch space sized for a variant.
+    pub fn clear(&mut self) {
+        self.forget_tree();
+        self.stamp.clear();
+        self.stamp_ply.clear();
+        self.playouts = None;
     }
 
     /// Moves the root to the game's current position, keeping the subtree when the game
