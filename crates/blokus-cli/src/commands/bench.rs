@@ -42,7 +42,12 @@ pub fn run(args: Args) -> CmdResult {
         return Err("--seconds must be between 0 and 600".into());
     }
     let ids = if args.variants.is_empty() {
-        vec!["duo".to_string(), "classic".into(), "trigon_2".into(), "polyomino_hexa".into()]
+        vec![
+            "duo".to_string(),
+            "classic".into(),
+            "trigon_2".into(),
+            "polyomino_hexa".into(),
+        ]
     } else {
         args.variants.clone()
     };
@@ -55,9 +60,15 @@ pub fn run(args: Args) -> CmdResult {
         println!("{}", serde_json::to_string_pretty(&all)?);
         return Ok(());
     }
-    println!("{:<16} {:>14} {:>12} {:>18}", "variant", "playouts/s", "moves/game", "legal moves (µs)");
+    println!(
+        "{:<16} {:>14} {:>12} {:>18}",
+        "variant", "playouts/s", "moves/game", "legal moves (µs)"
+    );
     for f in &all {
-        println!("{:<16} {:>14.0} {:>12.1} {:>18.1}", f.variant, f.playouts_per_second, f.moves_per_game, f.legal_moves_start_us);
+        println!(
+            "{:<16} {:>14.0} {:>12.1} {:>18.1}",
+            f.variant, f.playouts_per_second, f.moves_per_game, f.legal_moves_start_us
+        );
     }
     println!("(one thread; median of 5 rounds)");
     Ok(())
