@@ -435,7 +435,8 @@ pub struct Summary {
     pub win_rate: f64,
     /// 95% interval of the score rate (Wilson score interval).
     pub win_rate_interval: (f64, f64),
-    /// Elo difference of engine 0 over engine 1.
+    /// Elo difference of engine 0 over engine 1 (a rate of 0% or 100% is clamped to
+    /// half a game from it, to stay finite).
     pub elo: f64,
     /// 95% interval of the Elo difference.
     pub elo_interval: (f64, f64),
@@ -499,16 +500,26 @@ pub fn format_summary(names: [&str; 2], s: &Summary) -> String {
             s.mean_score[e]
         ));
     }
+    // A rate of 0% or 100% has no finite Elo bound.
+    let bound = |rate: f64, elo: f64| {
+        if rate >= 1.0 {
+            "+inf".to_string()
+        } else if rate <= 0.0 {
+            "-inf".to_string()
+        } else {
+            format!("{elo:+.0}")
+        }
+    };
     out.push_str(&format!(
-        "{} games. {} scores {:.1}% (95% interval {:.1}% to {:.1}%), Elo difference {:+.0} ({:+.0} to {:+.0})\n",
+        "{} games. {} scores {:.1}% (95% interval {:.1}% to {:.1}%), Elo difference {:+.0} ({} to {})\n",
         s.games,
         names[0],
         100.0 * s.win_rate,
         100.0 * s.win_rate_interval.0,
         100.0 * s.win_rate_interval.1,
         s.elo,
-        s.elo_interval.0,
-        s.elo_interval.1
+        bound(s.win_rate_interval.0, s.elo_interval.0),
+        bound(s.win_rate_interval.1, s.elo_interval.1)
     ));
     out
 }

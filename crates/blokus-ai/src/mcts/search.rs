@@ -34,7 +34,7 @@ impl Default for Params {
             prior_weight: 6.0,
             rave_equivalence: 1500.0,
             expand_threshold: 1,
-            max_nodes: 3_000_000,
+            max_nodes: 8_000_000,
         }
     }
 }
