@@ -300,7 +300,7 @@ fn replay(rules: Rules, nodes: &[&Node]) -> Result<Game, RecordError> {
                 continue;
             }
             if id == PIE_PROP {
-                let choice = match p.values[0].trim() {
+                let choice = match p.values.first().map_or("", |v| v.trim()) {
                     "keep" => PieChoice::Keep,
                     "swap" => PieChoice::Swap,
                     other => {
@@ -335,7 +335,7 @@ fn apply_setup(
 ) -> Result<(), RecordError> {
     let id = p.id.as_str();
     if id == "PL" {
-        let value = p.values[0].trim();
+        let value = p.values.first().map_or("", |v| v.trim());
         let c = move_colour(rules, &value.to_ascii_uppercase())
             .or_else(|| rules.parse_colour(value))
             .ok_or_else(|| RecordError::Property {
