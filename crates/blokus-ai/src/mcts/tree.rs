@@ -122,3 +122,38 @@ impl Default for Tree {
         Tree::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Root with children a, b; a with children c, d.
+    fn sample() -> Tree {
+        let mut t = Tree::new();
+        t.nodes.push(Node::new(10, 0, 0.5));
+        t.nodes.push(Node::new(11, 0, 0.5));
+        t.nodes[0].expanded = true;
+        t.nodes[0].first_child = 1;
+        t.nodes[0].num_children = 2;
+        t.nodes.push(Node::new(20, 1, 0.5));
+        t.nodes.push(Node::new(21, 1, 0.5));
+        t.nodes[1].expanded = true;
+        t.nodes[1].first_child = 3;
+        t.nodes[1].num_children = 2;
+        t.nodes[4].n = 7;
+        t
+    }
+
+    #[test]
+    fn reroot_keeps_exactly_the_subtree() {
+        let mut t = sample();
+        let a = t.child(t.root, 10).unwrap();
+        assert_eq!(t.child(t.root, 12), None);
+        t.reroot(a);
+        assert_eq!(t.nodes.len(), 3);
+        assert_eq!(t.nodes[t.root as usize].action, 10);
+        let d = t.child(t.root, 21).unwrap();
+        assert_eq!(t.nodes[d as usize].n, 7);
+        assert_eq!(t.child(d, 1), None, "leaves have no children");
+    }
+}
