@@ -303,6 +303,23 @@ test('replay of a game move by move', async ({ browser, server }) => {
   await page.close();
 });
 
+test('spectate an AI game to the end: game-over panel with the scores', async ({ browser, server }) => {
+  const r = await fetch(`${server.url}/api/games`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ variant: 'duo', seats: [{ kind: 'ai', level: 1 }, { kind: 'ai', level: 1 }] }),
+  });
+  const g = await r.json();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}${g.url}`);
+  await page.waitForSelector('#gameover:not([hidden])', { timeout: 120000 });
+  const text = await page.locator('#gameover').innerText();
+  assert(text.includes('Game over'), 'game-over panel');
+  assert((await page.locator('#tray .tray-colour.active').count()) === 0, 'spectators get no active tray');
+  await shot(page, 'game-over');
+  await page.close();
+});
+
 async function main() {
   const data = mkdtempSync(path.join(os.tmpdir(), 'blokus-e2e-'));
   const server = new Server(data, await freePort());

@@ -200,6 +200,15 @@ export function title(name) {
 }
 
 /**
+ * A side's name for people: `blue+red` becomes `Blue + Red`.
+ * @param {string} name
+ * @returns {string}
+ */
+export function sideTitle(name) {
+  return name.split('+').map(title).join(' + ');
+}
+
+/**
  * Finds an element that must exist.
  * @template {HTMLElement} E
  * @param {string} selector

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { $, colourHex, getJson, h, postJson, title } from './api.js';
+import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { BoardView, svg } from './board.js';
 import { cellPolygon, gridSize, Orientation, placeShape, pointsAttr } from './geometry.js';
 import { ReconnectingSocket } from './socket.js';
@@ -282,6 +282,8 @@ class GamePage {
     this.renderGameOver();
     this.renderReplay();
     $('#undo').hidden = !s.can_undo || this.viewPly !== null;
+    // Spectators have nothing to place.
+    $('#controls').hidden = (s.you || []).length === 0;
     this.updateGhost();
   }
 
@@ -338,7 +340,7 @@ class GamePage {
     const el = $('#status');
     el.className = 'status';
     if (s.over) {
-      const winners = s.results.filter((r) => r.place === 1).map((r) => title(r.name));
+      const winners = s.results.filter((r) => r.place === 1).map((r) => sideTitle(r.name));
       el.textContent = `Game over — ${winners.length > 1 ? `draw between ${winners.join(' and ')}` : `${winners[0]} wins`}`;
       el.classList.add('status-over');
       return;
@@ -507,7 +509,11 @@ class GamePage {
     const sides = h(
       'div',
       { class: 'sides' },
-      s.results.map((r) => h('div', { class: `side place-${r.place}` }, [`${r.place}. ${title(r.name)}: ${r.score}`])),
+      s.results.map((r) =>
+        h('div', { class: `side${s.over && r.place === 1 ? ' place-1' : ''}` }, [
+          `${s.over ? `${r.place}. ` : ''}${sideTitle(r.name)}: ${r.score}`,
+        ]),
+      ),
     );
     $('#scores').replaceChildren(table, sides);
   }
@@ -576,7 +582,7 @@ class GamePage {
       h(
         'ol',
         { class: 'final' },
-        ordered.map((r) => h('li', { class: r.place === 1 ? 'winner' : '' }, [`${title(r.name)} — ${r.score}${r.place === 1 ? ' 🏆' : ''}`])),
+        ordered.map((r) => h('li', { class: r.place === 1 ? 'winner' : '' }, [`${sideTitle(r.name)} — ${r.score}${r.place === 1 ? ' ★ winner' : ''}`])),
       ),
       h('p', { class: 'muted' }, [scoring]),
     );

@@ -149,9 +149,12 @@ pub fn spawn(stored: StoredGame, store: Store) -> Result<RoomHandle, AppError> {
     Ok(RoomHandle { tx })
 }
 
-/// The AI spec of a level, with fallbacks while stronger players are not available.
+/// The player of an AI seat. It never resigns (the web game has no resignation) and gets
+/// a fresh seed so games differ; the fallbacks cover builds without the search player.
 fn ai_player(level: u8) -> Box<dyn Player> {
+    let seed: u32 = rand::random();
     let specs = [
+        format!("mcts:level={level},resign=false,seed={seed}"),
         format!("mcts:level={level}"),
         "greedy".into(),
         "random".into(),
