@@ -199,10 +199,10 @@ async fn game_state(
     Path(id): Path<String>,
     Query(q): Query<StateQuery>,
 ) -> Result<Json<Value>, AppError> {
-    let room = hub.room(&id).await?;
     let legal = q.legal.unwrap_or(0) != 0;
     Ok(Json(
-        room.ask(|reply| RoomMsg::Snapshot { legal, reply }).await?,
+        hub.ask(&id, |reply| RoomMsg::Snapshot { legal, reply })
+            .await?,
     ))
 }
 
@@ -223,9 +223,8 @@ async fn join_game(
     } else {
         json_body(&body)?
     };
-    let room = hub.room(&id).await?;
-    let (seat, token) = room
-        .ask(|reply| RoomMsg::Claim {
+    let (seat, token) = hub
+        .ask(&id, |reply| RoomMsg::Claim {
             seat: req.seat,
             reply,
         })
@@ -234,8 +233,7 @@ async fn join_game(
 }
 
 async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, AppError> {
-    let room = hub.room(&id).await?;
-    let (game, seats) = room.ask(|reply| RoomMsg::GameCopy { reply }).await?;
+    let (game, seats) = hub.ask(&id, |reply| RoomMsg::GameCopy { reply }).await?;
     let text = crate::record::blksgf(&game, &seats);
     Ok((
         [
@@ -254,8 +252,7 @@ async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respon
 }
 
 async fn record_json(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, AppError> {
-    let room = hub.room(&id).await?;
-    let (game, _) = room.ask(|reply| RoomMsg::GameCopy { reply }).await?;
+    let (game, _) = hub.ask(&id, |reply| RoomMsg::GameCopy { reply }).await?;
     Ok((
         [(
             header::CONTENT_DISPOSITION,
@@ -271,7 +268,8 @@ async fn websocket(
     Path(id): Path<String>,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, AppError> {
-    let room = hub.room(&id).await?;
+    // Refuse unknown games before upgrading.
+    hub.room(&id).await?;
     let permit = hub
         .connections
         .clone()
@@ -281,5 +279,5 @@ async fn websocket(
     Ok(upgrade
         .max_message_size(max)
         .max_frame_size(max)
-        .on_upgrade(move |socket| ws::connection(socket, room, hub, permit)))
+        .on_upgrade(move |socket| ws::connection(socket, id, hub, permit)))
 }

@@ -5,10 +5,17 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use tokio::sync::{Mutex, Semaphore};
+use std::time::Duration;
+
+use tokio::sync::{oneshot, Mutex, Semaphore};
 
 use crate::error::AppError;
-use crate::room::{self, RoomHandle};
+use crate::room::{self, RoomHandle, RoomMsg};
+
+/// How long a room without connections stays in memory.
+pub const ROOM_IDLE: Duration = Duration::from_secs(120);
+/// How often idle rooms are looked for.
+const SWEEP_EVERY: Duration = Duration::from_secs(30);
 use crate::seats::is_game_id;
 use crate::store::Store;
 
@@ -56,15 +63,79 @@ pub struct Hub {
 }
 
 impl Hub {
-    /// A hub over a store.
+    /// A hub over a store. Starts a task that evicts idle rooms (must be called inside a
+    /// tokio runtime).
     pub fn new(store: Store, limits: Limits) -> Hub {
-        Hub {
+        let hub = Hub {
             store,
             limits,
             rooms: Arc::new(Mutex::new(HashMap::new())),
             connections: Arc::new(Semaphore::new(limits.max_connections)),
             next_conn: Arc::new(AtomicU64::new(1)),
+        };
+        let sweeper = hub.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                tick.tick().await;
+                sweeper.evict_idle(ROOM_IDLE).await;
+            }
+        });
+        hub
+    }
+
+    /// Removes from memory the rooms idle for `idle` (no connection, no AI work, no
+    /// request). The map stays locked meanwhile, so nobody gets an evicted room's handle.
+    pub async fn evict_idle(&self, idle: Duration) -> usize {
+        let mut rooms = self.rooms.lock().await;
+        let mut gone = Vec::new();
+        for (id, h) in rooms.iter() {
+            let (tx, rx) = oneshot::channel();
+            let ended = match h.try_send(RoomMsg::Evict { idle, reply: tx }).await {
+                Ok(()) => rx.await.unwrap_or(true),
+                Err(_) => true,
+            };
+            if ended {
+                gone.push(id.clone());
+            }
         }
+        for id in &gone {
+            rooms.remove(id);
+        }
+        gone.len()
+    }
+
+    /// Sends a message to a game's room, loading the room if needed (and again if it
+    /// ended meanwhile).
+    ///
+    /// # Errors
+    /// As [`Hub::room`].
+    pub async fn send(&self, id: &str, mut msg: RoomMsg) -> Result<RoomHandle, AppError> {
+        for _ in 0..3 {
+            let h = self.room(id).await?;
+            match h.try_send(msg).await {
+                Ok(()) => return Ok(h),
+                Err(m) => msg = m,
+            }
+        }
+        Err(AppError::Busy(
+            "the game room is restarting; try again".into(),
+        ))
+    }
+
+    /// Sends a request carrying a reply channel to a game's room and awaits the answer.
+    ///
+    /// # Errors
+    /// As [`Hub::room`], or if the room stops before answering.
+    pub async fn ask<T>(
+        &self,
+        id: &str,
+        make: impl FnOnce(oneshot::Sender<T>) -> RoomMsg,
+    ) -> Result<T, AppError> {
+        let (tx, rx) = oneshot::channel();
+        self.send(id, make(tx)).await?;
+        rx.await
+            .map_err(|_| AppError::Internal("the game room stopped".into()))
     }
 
     /// A fresh connection id.
@@ -115,5 +186,48 @@ impl Hub {
             .values()
             .filter(|h| !h.is_closed())
             .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seats::{new_game_id, Seat, SeatKind};
+
+    #[tokio::test]
+    async fn idle_rooms_leave_memory_and_come_back_on_demand() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let hub = Hub::new(store.clone(), Limits::default());
+        let id = new_game_id();
+        let me = Seat {
+            kind: SeatKind::Me,
+            level: None,
+            claimed: true,
+        };
+        store
+            .create_game(
+                id.clone(),
+                "duo".into(),
+                "{}".into(),
+                vec![me.clone(), me],
+                "running",
+                vec![],
+            )
+            .await
+            .unwrap();
+        hub.room(&id).await.unwrap();
+        assert_eq!(hub.live_rooms().await, 1);
+        // Recently used rooms stay.
+        assert_eq!(hub.evict_idle(Duration::from_secs(60)).await, 0);
+        assert_eq!(hub.evict_idle(Duration::ZERO).await, 1);
+        assert_eq!(hub.live_rooms().await, 0);
+        let state = hub
+            .ask(&id, |reply| RoomMsg::Snapshot { legal: true, reply })
+            .await
+            .unwrap();
+        assert_eq!(state["legal"].as_array().unwrap().len(), 414);
+        assert_eq!(hub.live_rooms().await, 1);
+        assert!(matches!(hub.room("nope").await, Err(AppError::NotFound(_))));
     }
 }

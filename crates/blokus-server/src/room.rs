@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use blokus_ai::{Budget, Decision, Player};
 use blokus_core::{Game, GameError};
@@ -67,6 +67,14 @@ pub enum RoomMsg {
         /// The answer.
         reply: oneshot::Sender<(Game, Vec<Seat>)>,
     },
+    /// The hub asks an idle room to leave memory: answers `true` and ends if it has had
+    /// no connection, no AI work and no request for `idle`.
+    Evict {
+        /// How long the room must have been idle.
+        idle: Duration,
+        /// Whether the room ends.
+        reply: oneshot::Sender<bool>,
+    },
 }
 
 /// The stub other tasks use to talk to a room.
@@ -76,12 +84,20 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
-    /// Whether the room task has ended (idle); the hub then reloads it.
+    /// Whether the room task has ended; the hub then reloads it.
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
     }
 
-    /// Sends a message; fails if the room has just closed.
+    /// Sends a message, giving it back if the room has ended.
+    ///
+    /// # Errors
+    /// The message, when the room task is gone.
+    pub async fn try_send(&self, msg: RoomMsg) -> Result<(), RoomMsg> {
+        self.tx.send(msg).await.map_err(|e| e.0)
+    }
+
+    /// Sends a message; fails if the room has ended.
     pub async fn send(&self, msg: RoomMsg) -> Result<(), AppError> {
         self.tx
             .send(msg)
@@ -111,9 +127,6 @@ struct AiResult {
     decision: Option<Decision>,
 }
 
-/// How long a room without connections stays in memory.
-const IDLE: Duration = Duration::from_secs(120);
-
 /// The room's state, owned by its task.
 struct Room {
     id: String,
@@ -124,6 +137,8 @@ struct Room {
     conns: HashMap<u64, Conn>,
     ai_pending: Option<usize>,
     ai_tx: mpsc::UnboundedSender<AiResult>,
+    last_active: Instant,
+    evicted: bool,
 }
 
 /// Starts the task of a stored game and returns its handle.
@@ -144,6 +159,8 @@ pub fn spawn(stored: StoredGame, store: Store) -> Result<RoomHandle, AppError> {
         conns: HashMap::new(),
         ai_pending: None,
         ai_tx,
+        last_active: Instant::now(),
+        evicted: false,
     };
     tokio::spawn(room.run(rx, ai_rx));
     Ok(RoomHandle { tx })
@@ -180,15 +197,18 @@ impl Room {
         mut ai_rx: mpsc::UnboundedReceiver<AiResult>,
     ) {
         self.maybe_start_ai();
-        loop {
-            let idle = self.conns.is_empty() && self.ai_pending.is_none();
+        // The room ends only when the hub evicts it (so the hub never hands out the
+        // handle of a room that is about to end) or when every handle is gone.
+        while !self.evicted {
             tokio::select! {
                 msg = rx.recv() => match msg {
                     Some(m) => self.handle(m).await,
                     None => break,
                 },
-                Some(r) = ai_rx.recv() => self.ai_done(r).await,
-                _ = tokio::time::sleep(IDLE), if idle => break,
+                Some(r) = ai_rx.recv() => {
+                    self.last_active = Instant::now();
+                    self.ai_done(r).await;
+                }
             }
         }
     }
@@ -291,7 +311,16 @@ impl Room {
     }
 
     async fn handle(&mut self, msg: RoomMsg) {
+        if !matches!(msg, RoomMsg::Evict { .. }) {
+            self.last_active = Instant::now();
+        }
         match msg {
+            RoomMsg::Evict { idle, reply } => {
+                self.evicted = self.conns.is_empty()
+                    && self.ai_pending.is_none()
+                    && self.last_active.elapsed() >= idle;
+                let _ = reply.send(self.evicted);
+            }
             RoomMsg::Connect { conn, out, reply } => {
                 if self.conns.len() >= MAX_CONNECTIONS_PER_ROOM {
                     let _ =

@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit};
 
 use crate::hub::Hub;
 use crate::protocol::ClientMsg;
-use crate::room::{Outgoing, RoomHandle, RoomMsg, OUTBOX};
+use crate::room::{Outgoing, RoomMsg, OUTBOX};
 
 /// A token bucket: `rate` messages per second on average, bursts up to `burst`.
 pub struct Bucket {
@@ -52,30 +52,36 @@ fn error(code: &str, message: &str) -> Outgoing {
 }
 
 /// Serves one connection to a room until either side closes.
-pub async fn connection(
-    socket: WebSocket,
-    room: RoomHandle,
-    hub: Hub,
-    _permit: OwnedSemaphorePermit,
-) {
+pub async fn connection(socket: WebSocket, id: String, hub: Hub, _permit: OwnedSemaphorePermit) {
     let conn = hub.conn_id();
     let (mut sink, mut stream) = socket.split();
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(OUTBOX);
-    let connected = room
-        .ask(|reply| RoomMsg::Connect {
-            conn,
-            out: out_tx.clone(),
-            reply,
-        })
-        .await
-        .and_then(|r| r);
-    if let Err(e) = connected {
-        let _ = sink
-            .send(Message::Text(error(e.code(), e.message()).to_string()))
-            .await;
-        let _ = sink.close().await;
-        return;
-    }
+    // Through the hub, so a room evicted meanwhile is loaded again; once connected, the
+    // room stays in memory until this connection leaves.
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let connect = RoomMsg::Connect {
+        conn,
+        out: out_tx.clone(),
+        reply,
+    };
+    let connected = match hub.send(&id, connect).await {
+        Ok(room) => match answer.await {
+            Ok(Ok(())) => Ok(room),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(crate::AppError::Internal("the game room stopped".into())),
+        },
+        Err(e) => Err(e),
+    };
+    let room = match connected {
+        Ok(room) => room,
+        Err(e) => {
+            let _ = sink
+                .send(Message::Text(error(e.code(), e.message()).to_string()))
+                .await;
+            let _ = sink.close().await;
+            return;
+        }
+    };
     let writer = tokio::spawn(async move {
         let mut ping = tokio::time::interval(Duration::from_secs(25));
         ping.tick().await;
