@@ -1,6 +1,7 @@
 //! Knowledge-guided playouts: fast, biased towards big pieces, allocation-free.
 //!
-//! In a colour's first [`SAMPLING_PLACEMENTS`] placements, while the board is open, a
+//! In a colour's first [`SAMPLING_PLACEMENTS`] placements (twice as many on triangle
+//! boards), while the board is open, a
 //! move is sampled: a random attach point, a piece drawn with weight `size^3` among
 //! those left (large pieces early), and the first placement of that piece over the
 //! point, scanned from a random offset, that avoids the colour's forbidden cells (one
@@ -18,7 +19,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use blokus_core::position::{MAX_COLOURS, MAX_PIECES};
-use blokus_core::{Cell, CellSet, Move, PieChoice, Position};
+use blokus_core::{Cell, CellSet, GridKind, Move, PieChoice, Position};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -29,7 +30,9 @@ use crate::local::LocalTable;
 pub const DRAWS: usize = 2;
 /// Draws tried before falling back to the candidate list.
 pub const TRIES: usize = 10;
-/// Placements of a colour during which its moves are sampled rather than listed.
+/// Placements of a colour during which its moves are sampled rather than listed, on
+/// square boards; triangle boards (more pieces, more placements per attach point) sample
+/// twice as long. Measured: these minimise CPU time per simulation.
 pub const SAMPLING_PLACEMENTS: usize = 8;
 
 /// The weight of a piece of `size` cells in a playout.
@@ -57,6 +60,8 @@ pub struct Playouts {
     local: Option<Arc<LocalTable>>,
     /// Colours that switched from sampling to candidate lists in this playout.
     listed: [bool; MAX_COLOURS],
+    /// Placements of a colour during which its moves are sampled.
+    sampling_placements: usize,
 }
 
 impl Playouts {
@@ -72,6 +77,10 @@ impl Playouts {
             scratch: Vec::with_capacity(1024),
             local: LocalTable::get(&ctx.rules),
             listed: [false; MAX_COLOURS],
+            sampling_placements: match ctx.rules.table().geometry().kind() {
+                GridKind::Square => SAMPLING_PLACEMENTS,
+                GridKind::Triangle => 2 * SAMPLING_PLACEMENTS,
+            },
         }
     }
 
@@ -165,7 +174,7 @@ impl Playouts {
     ) -> Option<Move> {
         // While the board is open, sampling is cheap and lists would be huge; later,
         // lists are exact and make passes free.
-        if pos.pieces_placed(colour) < SAMPLING_PLACEMENTS && !self.listed[colour] {
+        if pos.pieces_placed(colour) < self.sampling_placements && !self.listed[colour] {
             if let Some(m) = self.sample(ctx, pos, colour, rng) {
                 return Some(m);
             }
