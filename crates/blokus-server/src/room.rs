@@ -335,7 +335,8 @@ impl Room {
                     },
                 );
                 let _ = reply.send(Ok(()));
-                self.broadcast_state();
+                // A spectator changes nobody else's view.
+                self.send_state(&[conn]);
             }
             RoomMsg::Disconnect { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {
