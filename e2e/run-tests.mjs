@@ -187,6 +187,10 @@ test('duo against the AI: place pieces by clicking, the AI answers, reload resum
   const after = await page.locator('#board polygon.cell.filled').count();
   assert(after === filled, `same board after reload (${after} vs ${filled})`);
   assert((await page.locator('#moves li').count()) >= 4, 'move list restored');
+  // Undo takes back my last move and the AI's answer.
+  const ply = await page.evaluate(() => /** @type {any} */ (window).blokusPage.state.ply);
+  await page.click('#undo');
+  await page.waitForFunction((p) => /** @type {any} */ (window).blokusPage.state.ply === p - 2, ply);
   await page.close();
 });
 

@@ -57,6 +57,7 @@ function renderVariant() {
       h('span', { class: 'seat-label' }, [
         ...colours.map((c) => h('span', { class: 'chip', style: `background:${colourHex(c)}` })),
         v.pie ? `Player ${i + 1}${i === 0 ? ' (opens)' : ' (chooses colour)'}` : name.split('+').map(title).join(' + '),
+        v.teams ? h('span', { class: 'muted' }, [` · team ${v.teams[i] + 1}`]) : '',
       ]),
       kind,
       level,
