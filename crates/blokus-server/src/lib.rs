@@ -49,9 +49,23 @@ pub async fn serve_listener(
 ) -> Result<(), AppError> {
     let store = store::Store::open(&config.data)?;
     let hub = Hub::new(store, config.limits);
+    tokio::spawn(resume_ai_games(hub.clone()));
     axum::serve(listener, http::router(hub).into_make_service())
         .await
         .map_err(|e| AppError::Internal(format!("server: {e}")))
+}
+
+/// After a restart, reloads the running games with an AI seat, so an AI that was to move
+/// (or an AI-only game being watched) goes on without waiting for a visitor.
+async fn resume_ai_games(hub: Hub) {
+    let Ok(running) = hub.store.list("running", 200).await else {
+        return;
+    };
+    for g in running {
+        if g.seats.iter().any(|s| s.kind == seats::SeatKind::Ai) {
+            let _ = hub.room(&g.id).await;
+        }
+    }
 }
 
 /// Binds, prints the address, and serves until Ctrl-C (blocking: builds its own runtime).

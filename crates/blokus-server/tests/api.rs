@@ -402,3 +402,44 @@ async fn every_variant_plays_in_hot_seat_and_its_record_reads_back() {
         assert!(rec.is_object(), "{vid}");
     }
 }
+
+/// The plies of a game as stored (the list does not load rooms).
+async fn stored_plies(server: &TestServer, id: &str) -> i64 {
+    let (_, lists) = get(server, "/api/games").await;
+    ["open", "running", "finished"]
+        .iter()
+        .flat_map(|k| lists[*k].as_array().unwrap().clone())
+        .find(|g| g["id"] == id)
+        .map_or(-1, |g| g["plies"].as_i64().unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ai_game_goes_on_by_itself_after_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(dir.path());
+    let seats: Vec<Value> = (0..4).map(|_| json!({"kind": "ai", "level": 1})).collect();
+    let (_, created) = post(
+        &server,
+        "/api/games",
+        json!({"variant": "classic", "seats": seats}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while stored_plies(&server, &id).await < 2 {
+        assert!(std::time::Instant::now() < deadline, "the AIs play");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    server.kill();
+    let server = TestServer::start(dir.path());
+    let at_restart = stored_plies(&server, &id).await;
+    assert!(at_restart >= 2);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while stored_plies(&server, &id).await <= at_restart {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the game resumes without visitors"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
