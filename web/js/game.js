@@ -225,6 +225,8 @@ class GamePage {
     if (this.piece === null || this.hover === null || !s || s.to_move === null || !this.myTurn() || this.viewPly !== null) {
       this.ghost = null;
       this.board.clearGhost();
+      $('#hint').textContent = this.piece === null ? '' : 'R or wheel: rotate · F: flip · Esc: put back';
+      $('#hint').classList.remove('bad');
       return;
     }
     const [x, y, up] = this.v.cells[this.hover];
@@ -234,6 +236,7 @@ class GamePage {
     this.ghostLegal = cells.length === shape.length && this.legal.has(this.moveKey(cells));
     this.board.showGhost(this.ghost, this.v.colours[s.to_move], this.ghostLegal);
     $('#hint').textContent = this.ghostLegal ? '' : 'not a legal placement here';
+    $('#hint').classList.toggle('bad', !this.ghostLegal);
   }
 
   /**
@@ -337,6 +340,8 @@ class GamePage {
 
   renderStatus() {
     const s = /** @type {GameState} */ (this.state);
+    // Tell a player in another tab that it is their turn.
+    document.title = `${this.myTurn() || (s.awaiting_pie && (s.you || []).includes(s.player_to_move ?? -1)) ? '● ' : ''}${this.v.name} — Blokus`;
     const el = $('#status');
     el.className = 'status';
     if (s.over) {
