@@ -204,6 +204,23 @@ test('a Trigon move by clicking', async ({ browser, server }) => {
   const filled = await page.locator('#board polygon.cell.filled').count();
   assert(filled >= 4, `triangles covered (${filled})`);
   await shot(page, 'trigon');
+  // A legal ghost preview on triangles, for the screenshot.
+  const plan2 = await page.evaluate(() => {
+    const p = /** @type {any} */ (window).blokusPage;
+    const piece = p.v.pieces.findIndex((/** @type {any} */ x) => x.name === 'F');
+    p.select(piece);
+    for (let cell = 0; cell < p.v.cells.length; cell++) {
+      p.hover = cell;
+      p.updateGhost();
+      if (p.ghostLegal) return cell;
+    }
+    return -1;
+  });
+  if (plan2 >= 0) {
+    await page.locator(`#board polygon[data-cell="${plan2}"]`).hover();
+    await page.waitForSelector('.ghost-cell.legal');
+    await page.screenshot({ path: path.join(shots, 'trigon-ghost.png') });
+  }
   await page.close();
 });
 
