@@ -16,8 +16,10 @@ pub enum AppError {
     Forbidden(String),
     /// The action conflicts with the game's state (HTTP 409), e.g. a seat already taken.
     Conflict(String),
-    /// A limit was reached (HTTP 503 / 429): too many rooms, connections or messages.
+    /// A limit was reached (HTTP 503): too many rooms or connections.
     Busy(String),
+    /// A client acts too fast (HTTP 429).
+    RateLimited(String),
     /// A server-side failure (HTTP 500), e.g. the database.
     Internal(String),
 }
@@ -31,6 +33,7 @@ impl AppError {
             AppError::Forbidden(_) => "forbidden",
             AppError::Conflict(_) => "conflict",
             AppError::Busy(_) => "busy",
+            AppError::RateLimited(_) => "rate_limited",
             AppError::Internal(_) => "internal",
         }
     }
@@ -43,6 +46,7 @@ impl AppError {
             | AppError::Forbidden(m)
             | AppError::Conflict(m)
             | AppError::Busy(m)
+            | AppError::RateLimited(m)
             | AppError::Internal(m) => m,
         }
     }
@@ -54,6 +58,7 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

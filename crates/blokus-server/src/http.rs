@@ -1,7 +1,9 @@
 //! HTTP routes: variants, game creation and listing, state, seat claims, records, the
 //! WebSocket upgrade and the web app's pages.
 
-use axum::extract::{DefaultBodyLimit, Path, Query, State, WebSocketUpgrade};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State, WebSocketUpgrade};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -85,8 +87,10 @@ fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError>
 
 async fn create_game(
     State(hub): State<Hub>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: axum::body::Bytes,
 ) -> Result<Response, AppError> {
+    hub.allow_create(peer.ip())?;
     let req: CreateRequest = json_body(&body)?;
     let v = blokus_core::variant(&req.variant).map_err(|e| AppError::BadRequest(e.to_string()))?;
     if req.options.alternate_contact && !v.has_alternate_contact() {

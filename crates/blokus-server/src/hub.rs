@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use std::time::Duration;
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{oneshot, Mutex, Semaphore};
 
@@ -18,6 +19,7 @@ pub const ROOM_IDLE: Duration = Duration::from_secs(120);
 const SWEEP_EVERY: Duration = Duration::from_secs(30);
 use crate::seats::is_game_id;
 use crate::store::Store;
+use crate::ws::Bucket;
 
 /// Limits of one server.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +36,10 @@ pub struct Limits {
     pub msgs_per_second: f64,
     /// Messages a connection may send in a burst.
     pub msg_burst: f64,
+    /// Games one client address may create per minute on average.
+    pub creates_per_minute: f64,
+    /// Games one client address may create in a burst.
+    pub create_burst: f64,
 }
 
 impl Default for Limits {
@@ -45,6 +51,8 @@ impl Default for Limits {
             max_body: 16 * 1024,
             msgs_per_second: 5.0,
             msg_burst: 20.0,
+            creates_per_minute: 20.0,
+            create_burst: 30.0,
         }
     }
 }
@@ -60,6 +68,7 @@ pub struct Hub {
     /// Permits for WebSocket connections.
     pub connections: Arc<Semaphore>,
     next_conn: Arc<AtomicU64>,
+    creators: Arc<std::sync::Mutex<HashMap<IpAddr, Bucket>>>,
 }
 
 impl Hub {
@@ -72,6 +81,7 @@ impl Hub {
             rooms: Arc::new(Mutex::new(HashMap::new())),
             connections: Arc::new(Semaphore::new(limits.max_connections)),
             next_conn: Arc::new(AtomicU64::new(1)),
+            creators: Arc::new(std::sync::Mutex::new(HashMap::new())),
         };
         let sweeper = hub.clone();
         tokio::spawn(async move {
@@ -136,6 +146,31 @@ impl Hub {
         self.send(id, make(tx)).await?;
         rx.await
             .map_err(|_| AppError::Internal("the game room stopped".into()))
+    }
+
+    /// Takes a game-creation token of a client address.
+    ///
+    /// # Errors
+    /// [`AppError::RateLimited`] when the address creates games too fast.
+    pub fn allow_create(&self, ip: IpAddr) -> Result<(), AppError> {
+        let mut map = self.creators.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() > 10_000 {
+            // Full buckets carry no information: forget them so the map stays bounded.
+            let now = Instant::now();
+            map.retain(|_, b| !b.is_full(now));
+        }
+        let (rate, burst) = (
+            self.limits.creates_per_minute / 60.0,
+            self.limits.create_burst,
+        );
+        let bucket = map.entry(ip).or_insert_with(|| Bucket::new(rate, burst));
+        if bucket.take(Instant::now()) {
+            Ok(())
+        } else {
+            Err(AppError::RateLimited(
+                "too many new games from your address; wait a minute".into(),
+            ))
+        }
     }
 
     /// A fresh connection id.
@@ -229,5 +264,18 @@ mod tests {
         assert_eq!(state["legal"].as_array().unwrap().len(), 414);
         assert_eq!(hub.live_rooms().await, 1);
         assert!(matches!(hub.room("nope").await, Err(AppError::NotFound(_))));
+    }
+
+    #[tokio::test]
+    async fn one_address_cannot_create_games_without_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let hub = Hub::new(Store::open(dir.path()).unwrap(), Limits::default());
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        for _ in 0..30 {
+            hub.allow_create(a).unwrap();
+        }
+        assert!(matches!(hub.allow_create(a), Err(AppError::RateLimited(_))));
+        hub.allow_create(b).unwrap();
     }
 }

@@ -50,9 +50,12 @@ pub async fn serve_listener(
     let store = store::Store::open(&config.data)?;
     let hub = Hub::new(store, config.limits);
     tokio::spawn(resume_ai_games(hub.clone()));
-    axum::serve(listener, http::router(hub).into_make_service())
-        .await
-        .map_err(|e| AppError::Internal(format!("server: {e}")))
+    axum::serve(
+        listener,
+        http::router(hub).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await
+    .map_err(|e| AppError::Internal(format!("server: {e}")))
 }
 
 /// After a restart, reloads the running games with an AI seat, so an AI that was to move

@@ -31,6 +31,11 @@ impl Bucket {
         }
     }
 
+    /// Whether the bucket has refilled completely by `now`.
+    pub fn is_full(&self, now: Instant) -> bool {
+        self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate >= self.burst
+    }
+
     /// Takes one token if there is one.
     pub fn take(&mut self, now: Instant) -> bool {
         let dt = now.duration_since(self.last).as_secs_f64();
