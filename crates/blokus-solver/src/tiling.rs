@@ -205,6 +205,9 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), TilingError> {
     Ok((w, h))
 }
 
+/// Called with each solution's stack of (placement, colour); breaks to stop.
+pub(crate) type Found<'a> = &'a mut dyn FnMut(&[(u32, u8)]) -> ControlFlow<()>;
+
 /// A placement in the search's tables.
 #[derive(Clone, Debug)]
 pub(crate) struct Place {
@@ -522,7 +525,7 @@ impl Engine {
         &self,
         s: &mut State,
         stats: &mut Stats,
-        found: &mut dyn FnMut(&[(u32, u8)]) -> ControlFlow<()>,
+        found: Found<'_>,
         progress: &mut dyn FnMut(&Stats),
         limit: u64,
         out_of_budget: &mut bool,
@@ -547,13 +550,13 @@ impl Engine {
         s: &mut State,
         p: u32,
         stats: &mut Stats,
-        found: &mut dyn FnMut(&[(u32, u8)]) -> ControlFlow<()>,
+        found: Found<'_>,
         progress: &mut dyn FnMut(&Stats),
         limit: u64,
         out_of_budget: &mut bool,
     ) -> ControlFlow<()> {
         stats.nodes += 1;
-        if stats.nodes % PROGRESS_INTERVAL == 0 {
+        if stats.nodes & (PROGRESS_INTERVAL - 1) == 0 {
             progress(stats);
         }
         if stats.nodes >= limit {
