@@ -69,6 +69,7 @@ pub struct Hub {
     pub connections: Arc<Semaphore>,
     next_conn: Arc<AtomicU64>,
     creators: Arc<std::sync::Mutex<HashMap<IpAddr, Bucket>>>,
+    ai_slots: Arc<Semaphore>,
 }
 
 impl Hub {
@@ -82,6 +83,9 @@ impl Hub {
             connections: Arc::new(Semaphore::new(limits.max_connections)),
             next_conn: Arc::new(AtomicU64::new(1)),
             creators: Arc::new(std::sync::Mutex::new(HashMap::new())),
+            ai_slots: Arc::new(Semaphore::new(
+                std::thread::available_parallelism().map_or(2, |n| n.get()),
+            )),
         };
         let sweeper = hub.clone();
         tokio::spawn(async move {
@@ -208,7 +212,7 @@ impl Hub {
             .load_game(id.to_string())
             .await?
             .ok_or_else(|| AppError::NotFound(format!("no game '{id}'")))?;
-        let h = room::spawn(stored, self.store.clone())?;
+        let h = room::spawn(stored, self.store.clone(), self.ai_slots.clone())?;
         rooms.insert(id.to_string(), h.clone());
         Ok(h)
     }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use blokus_ai::{Budget, Decision, Player};
 use blokus_core::{Game, GameError};
 use serde_json::{json, Value};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use crate::codec::encode;
 use crate::error::AppError;
@@ -134,6 +134,7 @@ struct Room {
     seats: Vec<Seat>,
     tokens: HashMap<String, usize>,
     store: Store,
+    ai_slots: Arc<Semaphore>,
     conns: HashMap<u64, Conn>,
     ai_pending: Option<usize>,
     ai_tx: mpsc::UnboundedSender<AiResult>,
@@ -145,7 +146,11 @@ struct Room {
 ///
 /// # Errors
 /// If the stored events cannot be replayed.
-pub fn spawn(stored: StoredGame, store: Store) -> Result<RoomHandle, AppError> {
+pub fn spawn(
+    stored: StoredGame,
+    store: Store,
+    ai_slots: Arc<Semaphore>,
+) -> Result<RoomHandle, AppError> {
     let game = crate::codec::rebuild(&stored.variant, &stored.options, &stored.events)
         .map_err(|e| AppError::Internal(format!("game {}: {e}", stored.id)))?;
     let (tx, rx) = mpsc::channel(256);
@@ -156,6 +161,7 @@ pub fn spawn(stored: StoredGame, store: Store) -> Result<RoomHandle, AppError> {
         seats: stored.seats,
         tokens: stored.tokens.into_iter().collect(),
         store,
+        ai_slots,
         conns: HashMap::new(),
         ai_pending: None,
         ai_tx,
@@ -628,12 +634,23 @@ impl Room {
         self.ai_pending = Some(ply);
         let game = self.game.clone();
         let tx = self.ai_tx.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut player = ai_player(level);
-            let decision = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                player.decide(&game, Budget::default())
-            }))
-            .ok();
+        let slots = self.ai_slots.clone();
+        tokio::spawn(async move {
+            // At most one search per core at a time: the others queue here instead of
+            // slowing every search (and the machine) down.
+            let Ok(_permit) = slots.acquire_owned().await else {
+                return;
+            };
+            let decision = tokio::task::spawn_blocking(move || {
+                let mut player = ai_player(level);
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    player.decide(&game, Budget::default())
+                }))
+                .ok()
+            })
+            .await
+            .ok()
+            .flatten();
             let _ = tx.send(AiResult { ply, decision });
         });
     }
