@@ -435,7 +435,8 @@ class GamePage {
           title: `${p.name} (${p.size} cells)${left > 1 ? ` ×${left}` : ''}`,
           'data-piece': p.name,
         });
-        btn.append(this.pieceSvg(p.symmetries[0], colourHex(colour), scale));
+        // Other colours' pieces are shown smaller: there to read, not to pick.
+        btn.append(this.pieceSvg(p.symmetries[0], colourHex(colour), active ? scale : scale * 0.7));
         if (left > 1) btn.append(h('span', { class: 'count' }, [`×${left}`]));
         if (active) btn.addEventListener('click', () => this.select(this.piece === i ? null : i));
         else btn.setAttribute('disabled', '');
