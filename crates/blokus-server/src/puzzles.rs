@@ -1,7 +1,207 @@
-//! Puzzle routes. The puzzles helper fills this module; the main router merges
-//! [`router`] so its routes are served next to the game API.
+//! Puzzle routes: the solitaire puzzles of SPEC 7, played by hand in the browser.
+//!
+//! Stateless: the browser keeps its placements and sends them with every request; the
+//! server checks them through blokus-core (via blokus-solver's `play` module) and
+//! answers hints with the next piece of a solution found by the solver.
+//!
+//! - `GET /api/puzzles`: the puzzles with their forms.
+//! - `GET /api/puzzles/{id}`: one puzzle with its board, in the shape of
+//!   `GET /api/variants/{id}` (so the web app's board code draws it).
+//! - `POST /api/puzzles/{id}/check` `{placements, strict?, decreasing?}`: `{valid,
+//!   placed, total, solved}` or `{valid: false, index, message}`.
+//! - `POST /api/puzzles/{id}/hint` `{placements, strict?, decreasing?, seed?}`:
+//!   `{status: "next", placement}`, `{status: "solved"}`, `{status: "no_solution"}` or
+//!   `{status: "not_found"}` (the search gave up within its limit).
 
-/// The puzzle routes (none yet).
-pub fn router<S: Clone + Send + Sync + 'static>() -> axum::Router<S> {
-    axum::Router::new()
+use axum::extract::Path;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use blokus_core::piece::{normalize, symmetry_count, transform};
+use blokus_core::GridKind;
+use blokus_solver::play::{self, Hint};
+use blokus_solver::puzzle::{self, Form, PlacementOut, PuzzleInfo, COLOURS};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+
+use crate::error::AppError;
+
+/// Placements a hint may try on a tiling (about a second).
+const TILING_HINT_NODES: u64 = 2_000_000;
+/// Placements a hint may try on a game board (a few seconds).
+const BOARD_HINT_NODES: u64 = 20_000;
+/// Hints searched at once; more wait, so hints cannot starve the games.
+static HINT_SLOTS: Semaphore = Semaphore::const_new(1);
+
+/// The puzzle routes.
+pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new()
+        .route("/api/puzzles", get(list))
+        .route("/api/puzzles/:id", get(detail))
+        .route("/api/puzzles/:id/check", post(check))
+        .route("/api/puzzles/:id/hint", post(hint))
+        .route(
+            "/puzzle",
+            get(|| async { crate::assets::file("puzzle.html") }),
+        )
+}
+
+fn find(id: &str) -> Result<&'static PuzzleInfo, AppError> {
+    puzzle::find(id).map_err(|e| AppError::NotFound(e.to_string()))
+}
+
+fn summary(p: &PuzzleInfo) -> Value {
+    json!({
+        "id": p.id,
+        "task": p.task,
+        "strict": p.strict,
+        "decreasing": p.decreasing,
+        "variant": p.variant,
+        "pieces": match p.variant {
+            Some(_) => None,
+            None => Some(p.width * p.height / p.piece_size),
+        },
+    })
+}
+
+async fn list() -> Json<Value> {
+    Json(json!(puzzle::PUZZLES
+        .iter()
+        .map(summary)
+        .collect::<Vec<_>>()))
+}
+
+/// The board of a tiling in the shape of a variant detail.
+fn tiling_board(p: &PuzzleInfo) -> Value {
+    let (w, h) = (p.width, p.height);
+    let mut cells = Vec::new();
+    let mut names = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            cells.push(json!([x, y, 0]));
+            names.push(puzzle::cell_name(x, y));
+        }
+    }
+    let set = blokus_core::PieceSetId::Classic.build();
+    let kind = GridKind::Square;
+    let pieces: Vec<Value> = set
+        .pieces
+        .iter()
+        .filter(|d| d.size == p.piece_size)
+        .map(|d| {
+            let sym: Vec<_> = (0..symmetry_count(kind))
+                .map(|t| normalize(kind, &transform(kind, &d.orientations[0], t)))
+                .collect();
+            json!({"name": d.name, "size": d.size, "count": 1, "symmetries": sym})
+        })
+        .collect();
+    json!({
+        "id": p.id,
+        "name": p.id,
+        "description": p.task,
+        "board": format!("{w}x{h} squares"),
+        "grid": "square",
+        "colours": COLOURS,
+        "players": 1,
+        "seat_names": [],
+        "piece_set": "Classic",
+        "alternate_contact": false,
+        "pie": false,
+        "teams": null,
+        "width": w,
+        "height": h,
+        "cells": cells,
+        "names": names,
+        "starts": [],
+        "starts_per_colour": false,
+        "colour_player": [null, null, null, null],
+        "pieces": pieces,
+        "shared_pool": false,
+    })
+}
+
+async fn detail(Path(id): Path<String>) -> Result<Json<Value>, AppError> {
+    let p = find(&id)?;
+    let board = match p.variant {
+        Some(v) => {
+            let variant = blokus_core::variant(v).map_err(|e| AppError::Internal(e.to_string()))?;
+            json!(crate::variants::detail(&variant))
+        }
+        None => tiling_board(p),
+    };
+    let mut out = summary(p);
+    out["board"] = board;
+    Ok(Json(out))
+}
+
+/// The body of `check` and `hint`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayRequest {
+    placements: Vec<PlacementOut>,
+    #[serde(default)]
+    strict: bool,
+    #[serde(default)]
+    decreasing: bool,
+    #[serde(default)]
+    seed: u64,
+}
+
+fn form_of(p: &PuzzleInfo, r: &PlayRequest) -> Result<Form, AppError> {
+    let form = Form {
+        strict: r.strict,
+        decreasing: r.decreasing,
+    };
+    p.check_form(form)
+        .map_err(|e| AppError::BadRequest(e.to_string()))?;
+    Ok(form)
+}
+
+async fn check(
+    Path(id): Path<String>,
+    Json(r): Json<PlayRequest>,
+) -> Result<Json<Value>, AppError> {
+    let p = find(&id)?;
+    let form = form_of(p, &r)?;
+    Ok(Json(match play::check(p, form, &r.placements) {
+        Ok(progress) => json!({
+            "valid": true,
+            "placed": progress.placed,
+            "total": progress.total,
+            "solved": progress.solved,
+        }),
+        Err(refusal) => json!({
+            "valid": false,
+            "index": refusal.index,
+            "message": refusal.to_string(),
+        }),
+    }))
+}
+
+async fn hint(Path(id): Path<String>, Json(r): Json<PlayRequest>) -> Result<Json<Value>, AppError> {
+    let p = find(&id)?;
+    let form = form_of(p, &r)?;
+    let _slot = HINT_SLOTS
+        .acquire()
+        .await
+        .map_err(|_| AppError::Internal("hint slots closed".into()))?;
+    let max_nodes = if p.variant.is_some() {
+        BOARD_HINT_NODES
+    } else {
+        TILING_HINT_NODES
+    };
+    let answer =
+        tokio::task::spawn_blocking(move || play::hint(p, form, &r.placements, r.seed, max_nodes))
+            .await
+            .map_err(|e| AppError::Internal(format!("hint search failed: {e}")))?
+            .map_err(|refusal| AppError::BadRequest(refusal.to_string()))?;
+    Ok(Json(match answer {
+        Hint::Next(placement) => json!({"status": "next", "placement": placement}),
+        Hint::Solved => json!({"status": "solved"}),
+        Hint::NoSolution => json!({"status": "no_solution", "message": "no solution from here"}),
+        Hint::NotFound => json!({
+            "status": "not_found",
+            "message": "no solution found from here within the search limit",
+        }),
+    }))
 }

@@ -15,5 +15,6 @@ pub mod bits;
 mod colour;
 pub mod count;
 pub mod fill;
+pub mod play;
 pub mod puzzle;
 pub mod tiling;

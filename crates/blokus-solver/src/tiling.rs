@@ -103,6 +103,16 @@ pub struct TilePlacement {
     pub cells: Vec<(usize, usize)>,
 }
 
+/// How a bounded search ended.
+pub(crate) enum Outcome {
+    /// A solution.
+    Found(Vec<TilePlacement>),
+    /// The search space is exhausted.
+    NoSolution,
+    /// The node limit was reached first.
+    GaveUp,
+}
+
 /// Search statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -625,11 +635,24 @@ impl Engine {
         &mut self,
         progress: &mut dyn FnMut(&Stats),
     ) -> (Option<Vec<TilePlacement>>, Stats) {
-        self.solve_from(&[], progress)
+        match self.solve_from(&[], 0, progress) {
+            (Outcome::Found(p), stats) => (Some(p), stats),
+            (_, stats) => (None, stats),
+        }
+    }
+
+    /// The placement covering exactly these cells ((x, y), any order), if any.
+    pub(crate) fn find_place(&self, cells: &[(usize, usize)]) -> Option<u32> {
+        let mut want = cells.to_vec();
+        want.sort_by_key(|&(x, y)| (y, x));
+        self.places
+            .iter()
+            .position(|p| p.xy == want)
+            .map(|i| i as u32)
     }
 
     /// Finds a solution extending `prefix` (indices into the placement table with
-    /// colours), or `None` if there is none.
+    /// colours), giving up after `max_nodes` placements tried (0: never).
     ///
     /// Search times of exact cover have a heavy tail, so the search restarts with a new
     /// order (derived from the seed) after a node budget that grows by half each time;
@@ -637,8 +660,9 @@ impl Engine {
     pub(crate) fn solve_from(
         &mut self,
         prefix: &[(u32, u8)],
+        max_nodes: u64,
         progress: &mut dyn FnMut(&Stats),
-    ) -> (Option<Vec<TilePlacement>>, Stats) {
+    ) -> (Outcome, Stats) {
         let mut stats = Stats::default();
         let mut budget = RESTART_BUDGET;
         for attempt in 0u64.. {
@@ -649,11 +673,14 @@ impl Engine {
             for &(p, c) in prefix {
                 self.apply(&mut s, p, c);
             }
-            let limit = if attempt >= MAX_RESTARTS {
+            let mut limit = if attempt >= MAX_RESTARTS {
                 u64::MAX
             } else {
                 stats.nodes + budget
             };
+            if max_nodes > 0 {
+                limit = limit.min(max_nodes);
+            }
             let mut out = None;
             let mut out_of_budget = false;
             let _ = self.search(
@@ -673,11 +700,14 @@ impl Engine {
                 limit,
                 &mut out_of_budget,
             );
-            if out.is_some() {
-                return (out, stats);
+            if let Some(found) = out {
+                return (Outcome::Found(found), stats);
             }
             if !out_of_budget {
-                return (None, stats);
+                return (Outcome::NoSolution, stats);
+            }
+            if max_nodes > 0 && stats.nodes >= max_nodes {
+                return (Outcome::GaveUp, stats);
             }
             budget += budget / 2;
         }
