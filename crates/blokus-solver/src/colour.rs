@@ -6,7 +6,16 @@
 //! far cheaper than carrying colours through the exact-cover search, which would multiply
 //! its branching by the colours; a tiling that cannot be coloured is simply skipped.
 
-/// Colours the pieces, or `None` if impossible (or not decided within `limit` steps).
+/// Why pieces could not be coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NoColouring {
+    /// No colouring exists.
+    Impossible,
+    /// Not decided within the step limit.
+    GaveUp,
+}
+
+/// Colours the pieces, or says why not.
 ///
 /// `kinds[i]` is piece i's kind, `adjacent[i]` the pieces sharing an edge with it (used
 /// only if `strict`), `fixed[i]` a colour chosen beforehand.
@@ -17,7 +26,7 @@ pub(crate) fn assign(
     strict: bool,
     fixed: &[Option<u8>],
     limit: u64,
-) -> Option<Vec<u8>> {
+) -> Result<Vec<u8>, NoColouring> {
     let n = kinds.len();
     let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
     for i in 0..n {
@@ -33,20 +42,20 @@ pub(crate) fn assign(
     for i in 0..n {
         if let Some(c) = colour[i] {
             if (c as usize) >= colours || conflicts[i].iter().any(|&j| colour[j] == Some(c)) {
-                return None;
+                return Err(NoColouring::Impossible);
             }
         }
     }
     let mut steps = 0u64;
     if dsatur(&conflicts, colours, &mut colour, &mut steps, limit) {
-        Some(
-            colour
-                .into_iter()
-                .map(|c| c.expect("all coloured"))
-                .collect(),
-        )
+        Ok(colour
+            .into_iter()
+            .map(|c| c.expect("all coloured"))
+            .collect())
+    } else if steps > limit {
+        Err(NoColouring::GaveUp)
     } else {
-        None
+        Err(NoColouring::Impossible)
     }
 }
 
@@ -120,6 +129,9 @@ mod tests {
         let adj = vec![vec![2], vec![], vec![0], vec![]];
         let c = assign(&kinds, &adj, 2, true, &[], 100).unwrap();
         assert_ne!(c[0], c[2]);
-        assert!(assign(&kinds, &adj, 2, true, &[Some(0), None, Some(0)], 100).is_none());
+        assert_eq!(
+            assign(&kinds, &adj, 2, true, &[Some(0), None, Some(0)], 100),
+            Err(NoColouring::Impossible)
+        );
     }
 }

@@ -269,7 +269,7 @@ impl Solution {
 /// Progress of a search: placements tried so far.
 pub type Progress<'a> = &'a mut dyn FnMut(u64);
 
-/// Solves a named puzzle. `Ok(None)` means the search ended without a solution.
+/// Solves a named puzzle without a node limit. `Ok(None)` means there is no solution.
 ///
 /// # Errors
 /// [`PuzzleError`] if the puzzle or form does not exist.
@@ -277,6 +277,22 @@ pub fn solve(
     id: &str,
     form: Form,
     seed: u64,
+    progress: Progress<'_>,
+) -> Result<Option<Solution>, PuzzleError> {
+    solve_with_limit(id, form, seed, 0, progress)
+}
+
+/// Solves a named puzzle; the placement puzzles give up after `max_nodes` placements
+/// tried (0: never; the tilings always run to the end). `Ok(None)` means no solution was
+/// found.
+///
+/// # Errors
+/// [`PuzzleError`] if the puzzle or form does not exist.
+pub fn solve_with_limit(
+    id: &str,
+    form: Form,
+    seed: u64,
+    max_nodes: u64,
     progress: Progress<'_>,
 ) -> Result<Option<Solution>, PuzzleError> {
     let info = find(id)?;
@@ -292,7 +308,7 @@ pub fn solve(
     let options = FillOptions {
         decreasing: form.decreasing,
         seed,
-        max_nodes: 0,
+        max_nodes,
     };
     let (moves, _) = fill::solve(&rules, options, &mut |s| progress(s.nodes));
     Ok(moves.map(|moves| Solution::Board { rules, moves }))

@@ -585,8 +585,18 @@ impl Engine {
 
     /// Colours a found tiling (keeping the colours of the first `fixed` placements).
     fn colour(&self, stack: &[(u32, u8)], fixed: usize) -> Option<Vec<u8>> {
+        self.try_colour(stack, fixed, COLOUR_LIMIT).ok()
+    }
+
+    /// Colours placements, keeping the colours of the first `fixed`, within `limit` steps.
+    fn try_colour(
+        &self,
+        stack: &[(u32, u8)],
+        fixed: usize,
+        limit: u64,
+    ) -> Result<Vec<u8>, crate::colour::NoColouring> {
         if self.colours == 0 {
-            return Some(vec![0; stack.len()]);
+            return Ok(vec![0; stack.len()]);
         }
         let kinds: Vec<usize> = stack
             .iter()
@@ -608,7 +618,7 @@ impl Engine {
             self.colours,
             self.tiling.strict,
             &pre,
-            COLOUR_LIMIT,
+            limit,
         )
     }
 

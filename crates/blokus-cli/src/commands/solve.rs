@@ -53,6 +53,10 @@ pub struct Args {
     /// multiplicity, e.g. `L4x2,O,T4`.
     #[arg(long)]
     pub pieces: Option<String>,
+    /// Give up the placement puzzles (all_84, all_88) after this many placements tried
+    /// (0: never).
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    pub max_nodes: u64,
     /// Never use ANSI colours (they are used only when printing to a terminal).
     #[arg(long)]
     pub no_color: bool,
@@ -133,10 +137,20 @@ pub fn run(args: Args) -> CmdResult {
         .into());
     }
     let mut ticker = Ticker::new(&format!("solving {}", info.id));
-    let solution = puzzle::solve(info.id, form, args.seed, &mut |n| ticker.tick(n))?;
+    let solution = puzzle::solve_with_limit(info.id, form, args.seed, args.max_nodes, &mut |n| {
+        ticker.tick(n)
+    })?;
     ticker.finish();
     let Some(solution) = solution else {
-        return Err(format!("no solution found for {}", info.id).into());
+        return Err(if info.variant.is_some() {
+            format!(
+                "no solution found for {} within {} placements tried; try another --seed or a larger --max-nodes",
+                info.id, args.max_nodes
+            )
+        } else {
+            format!("{} has no solution", info.id)
+        }
+        .into());
     };
     let mut name = info.id.to_string();
     if form.strict {
