@@ -206,27 +206,21 @@ impl MoveTable {
         let mut status_list = Vec::new();
         for cell in geometry.cells() {
             let nbrs = geometry.edge_neighbours(cell);
-            for piece in 0..np {
-                let k = cell.index() * np + piece;
-                let list = &at_list[at_index[k] as usize..at_index[k + 1] as usize];
-                let covers: Vec<usize> = list
-                    .iter()
-                    .map(|&m| {
-                        nbrs.iter()
-                            .enumerate()
-                            .filter(|(_, &n)| cell_sets[m.index()].contains(n))
-                            .map(|(i, _)| 1 << i)
-                            .sum()
-                    })
-                    .collect();
-                for mask in 0..status_masks {
+            let covers = |m: Move| -> usize {
+                nbrs.iter()
+                    .enumerate()
+                    .filter(|(_, &n)| cell_sets[m.index()].contains(n))
+                    .map(|(i, _)| 1 << i)
+                    .sum()
+            };
+            // Laid out by (cell, status, piece) so that one status's moves over all
+            // pieces form one slice (see `moves_at_status_all`).
+            for mask in 0..status_masks {
+                for piece in 0..np {
+                    let k = cell.index() * np + piece;
+                    let list = &at_list[at_index[k] as usize..at_index[k + 1] as usize];
                     status_index.push(status_list.len() as u32);
-                    status_list.extend(
-                        list.iter()
-                            .zip(&covers)
-                            .filter(|(_, &cv)| cv & mask == 0)
-                            .map(|(&m, _)| m),
-                    );
+                    status_list.extend(list.iter().copied().filter(|&m| covers(m) & mask == 0));
                 }
             }
         }
@@ -320,8 +314,17 @@ impl MoveTable {
     /// `status` (bit i = i-th entry of [`Geometry::edge_neighbours`]).
     #[inline]
     pub fn moves_at_status(&self, cell: Cell, piece: usize, status: usize) -> &[Move] {
-        let k = (cell.index() * self.pieces.pieces.len() + piece) * self.status_masks + status;
+        let k = (cell.index() * self.status_masks + status) * self.pieces.pieces.len() + piece;
         &self.status_list[self.status_index[k] as usize..self.status_index[k + 1] as usize]
+    }
+
+    /// Moves of every piece covering `cell` and none of the edge neighbours flagged in
+    /// `status`, as one slice (pieces in set order).
+    #[inline]
+    pub fn moves_at_status_all(&self, cell: Cell, status: usize) -> &[Move] {
+        let np = self.pieces.pieces.len();
+        let k = (cell.index() * self.status_masks + status) * np;
+        &self.status_list[self.status_index[k] as usize..self.status_index[k + np] as usize]
     }
 
     /// The status mask of `cell` for [`MoveTable::moves_at_status`]: which of its edge

@@ -1,12 +1,14 @@
 //! Uniformly random playouts, fast.
 //!
-//! Each colour keeps a candidate list: every move that was legal when one of the colour's
-//! attach points first appeared. A legal move stays legal until one of its cells becomes
-//! forbidden or its piece runs out, and neither ever reverts, so the list is always a
-//! superset of the legal moves without duplicates. Drawing uniformly from it and
-//! discarding (for good) the entries that have become illegal therefore draws uniformly
-//! from the legal moves, while each move is generated at most once per playout. A colour
-//! whose list runs dry can never move again, which makes automatic passes free.
+//! A move is drawn without listing the legal moves. Let S be the pairs (p, m) where p is
+//! an attach point of the colour and m one of the table's moves of an available piece
+//! covering p and avoiding p's forbidden edge neighbours. A pair is drawn uniformly from
+//! S and kept if m is legal, with probability 1/k where k is the number of attach points
+//! m covers. A legal move appears in S exactly k times (it avoids every forbidden cell, so
+//! it is listed at each attach point it covers), so every legal move is kept with the
+//! same probability: the draw is uniform over the legal moves. After a few misses (a
+//! colour with few or no moves left) the legal moves are enumerated exactly instead; a
+//! colour with none can never move again, which makes automatic passes free.
 
 use std::ops::ControlFlow;
 
@@ -17,33 +19,28 @@ use crate::movetable::Move;
 use crate::position::{PieChoice, Position, MAX_COLOURS};
 use crate::rules::Rules;
 
-/// Reusable scratch space for random playouts of one variant. Allocates only when built
-/// (and when a list first grows); a playout itself does not allocate.
+/// Rejection draws before enumerating the legal moves exactly.
+const TRIES: usize = 32;
+
+/// Reusable scratch space for random playouts of one variant. Allocates when built (and
+/// when a buffer first grows); a playout itself does not allocate.
 pub struct Playout {
-    candidates: [Vec<Move>; MAX_COLOURS],
-    expanded: [CellSet; MAX_COLOURS],
-    stamp: Vec<u32>,
-    generation: u32,
-    num_moves: usize,
+    /// Attach points of the colour being drawn for, with their edge status.
+    points: Vec<(crate::geometry::Cell, usize)>,
+    /// Per attach point, the cumulative number of pairs up to and including it.
+    cumulative: Vec<u32>,
     scratch: Vec<Move>,
     /// Per colour, every move that could ever be its first (covers a starting point, or
     /// anything for `Anywhere`): a fixed superset to draw first moves from.
     first_candidates: [Vec<Move>; MAX_COLOURS],
 }
 
-/// Draws from the first-move superset before falling back to full enumeration.
-const FIRST_MOVE_TRIES: usize = 48;
-
 impl Playout {
     /// Scratch space for games under `rules`.
     pub fn new(rules: &Rules) -> Playout {
-        let num_moves = rules.table().len();
         Playout {
-            candidates: Default::default(),
-            expanded: [CellSet::EMPTY; MAX_COLOURS],
-            stamp: vec![0; num_moves * rules.num_colours()],
-            generation: 0,
-            num_moves,
+            points: Vec::with_capacity(128),
+            cumulative: Vec::with_capacity(128),
             scratch: Vec::with_capacity(4096),
             first_candidates: std::array::from_fn(|c| first_candidates(rules, c)),
         }
@@ -99,23 +96,14 @@ impl Playout {
         placed
     }
 
-    /// Starts a new playout: forgets every candidate list. Call before the first
-    /// [`Playout::draw`] of each playout (a position may only move forward between draws).
-    pub fn begin(&mut self, rules: &Rules) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
-        for c in 0..rules.num_colours() {
-            self.candidates[c].clear();
-            self.expanded[c] = CellSet::EMPTY;
-        }
-    }
+    /// Starts a new playout. Draws keep no state between calls, so this only exists to
+    /// mark playout boundaries for callers that draw move by move.
+    pub fn begin(&mut self, _rules: &Rules) {}
 
-    /// A uniformly random legal move of `colour`, or `None` if it has none (then it never
-    /// will have one again in this playout). Drawing several times and keeping the best
-    /// gives biased playouts on the same machinery.
+    /// A uniformly random legal move of `colour`, or `None` if it has none (then, as
+    /// legal moves only ever disappear, it never will have one again in this game).
+    /// Drawing several times and keeping the best gives biased playouts on the same
+    /// machinery.
     pub fn draw(
         &mut self,
         rules: &Rules,
@@ -126,76 +114,69 @@ impl Playout {
         if pos.pieces_placed(colour) == 0 {
             // Rejection sampling from a fixed superset stays uniform over the legal moves.
             let cands = &self.first_candidates[colour];
-            for _ in 0..FIRST_MOVE_TRIES.min(cands.len()) {
+            for _ in 0..TRIES.min(cands.len()) {
                 let m = cands[rng.gen_range(0..cands.len())];
                 if pos.is_legal(rules, colour, m) {
                     return Some(m);
                 }
             }
+            return self.enumerate(rules, pos, colour, rng);
         }
-        if pos.pieces_placed(colour) == 0 || pos.has_reserved_cells(rules, colour) {
-            // First moves (and the rare mirror-opening reservations) use full generation.
-            self.scratch.clear();
-            let scratch = &mut self.scratch;
-            let _ = pos.for_each_legal::<()>(rules, colour, |m| {
-                scratch.push(m);
-                ControlFlow::Continue(())
-            });
-            return (!scratch.is_empty()).then(|| scratch[rng.gen_range(0..scratch.len())]);
+        if pos.has_reserved_cells(rules, colour) {
+            return self.enumerate(rules, pos, colour, rng);
         }
-        self.expand(rules, pos, colour);
-        let list = &mut self.candidates[colour];
-        while !list.is_empty() {
-            let i = rng.gen_range(0..list.len());
-            let m = list[i];
-            if pos.still_legal(rules, colour, m) {
-                return Some(m);
-            }
-            list.swap_remove(i);
-        }
-        None
-    }
-
-    /// Adds the moves at attach points that appeared since the last call.
-    fn expand(&mut self, rules: &Rules, pos: &Position, colour: usize) {
-        let attach = pos.attach_points(rules, colour);
-        let fresh = attach.difference(&self.expanded[colour]);
-        if fresh.is_empty() {
-            return;
-        }
-        self.expanded[colour].union_with(&fresh);
         let t = rules.table();
         let forbidden = pos.forbidden(colour);
-        let npieces = t.pieces().pieces.len();
-        let base = colour * self.num_moves;
-        let alt = rules.alternate_contact();
-        let list = &mut self.candidates[colour];
-        let mut available = [false; crate::position::MAX_PIECES];
-        for (piece, a) in available.iter_mut().enumerate().take(npieces) {
-            *a = pos.remaining(rules, colour, piece) > 0;
-        }
-        let stamps = &mut self.stamp[base..base + self.num_moves];
-        for p in fresh.iter() {
+        let attach = pos.attach_points(rules, colour);
+        self.points.clear();
+        self.cumulative.clear();
+        let mut total = 0u32;
+        for p in attach.iter() {
             let status = t.edge_status(p, forbidden);
-            for (piece, _) in available
-                .iter()
-                .enumerate()
-                .take(npieces)
-                .filter(|(_, &a)| a)
+            total += t.moves_at_status_all(p, status).len() as u32;
+            self.points.push((p, status));
+            self.cumulative.push(total);
+        }
+        if total == 0 {
+            return None;
+        }
+        let alt = rules.alternate_contact();
+        for _ in 0..TRIES {
+            let r = rng.gen_range(0..total);
+            let i = self.cumulative.partition_point(|&c| c <= r);
+            let (p, status) = self.points[i];
+            let k = r - if i == 0 { 0 } else { self.cumulative[i - 1] };
+            let m = t.moves_at_status_all(p, status)[k as usize];
+            let info = t.info(m);
+            if info.hits(forbidden)
+                || pos.remaining(rules, colour, info.piece as usize) == 0
+                || (alt && !pos.still_legal(rules, colour, m))
             {
-                for &m in t.moves_at_status(p, piece, status) {
-                    let s = &mut stamps[m.index()];
-                    if *s == self.generation || t.info(m).hits(forbidden) {
-                        continue;
-                    }
-                    if alt && !pos.still_legal(rules, colour, m) {
-                        continue;
-                    }
-                    *s = self.generation;
-                    list.push(m);
-                }
+                continue;
+            }
+            let multiplicity = info.cells().iter().filter(|&&c| attach.contains(c)).count() as u32;
+            if multiplicity == 1 || rng.gen_range(0..multiplicity) == 0 {
+                return Some(m);
             }
         }
+        self.enumerate(rules, pos, colour, rng)
+    }
+
+    /// Lists the legal moves exactly and picks one uniformly.
+    fn enumerate(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        colour: usize,
+        rng: &mut impl Rng,
+    ) -> Option<Move> {
+        self.scratch.clear();
+        let scratch = &mut self.scratch;
+        let _ = pos.for_each_legal::<()>(rules, colour, |m| {
+            scratch.push(m);
+            ControlFlow::Continue(())
+        });
+        (!scratch.is_empty()).then(|| scratch[rng.gen_range(0..scratch.len())])
     }
 }
 
@@ -241,5 +222,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Draws are uniform: in a fixed position every legal move comes up about equally
+    /// often (chi-square against the uniform distribution).
+    #[test]
+    fn draws_are_uniform_over_the_legal_moves() {
+        let rules = Rules::by_name("duo").unwrap();
+        let mut game = crate::Game::new(rules.clone());
+        game.play_text("d9,c10,d10,e10,d11").unwrap();
+        game.play_text("i4,h5,i5,j5,i6").unwrap();
+        for k in [7, 11] {
+            let moves = game.legal_moves();
+            game.play(moves[k % moves.len()]).unwrap();
+        }
+        let pos = game.position().clone();
+        let legal = pos.legal_moves(&rules, pos.to_move());
+        let index: std::collections::HashMap<Move, usize> =
+            legal.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+        let mut counts = vec![0f64; legal.len()];
+        let mut p = Playout::new(&rules);
+        let mut rng = SmallRng::seed_from_u64(3);
+        let draws = 200 * legal.len();
+        for _ in 0..draws {
+            let m = p.draw(&rules, &pos, pos.to_move(), &mut rng).unwrap();
+            counts[index[&m]] += 1.0;
+        }
+        let expected = draws as f64 / legal.len() as f64;
+        let chi2: f64 = counts
+            .iter()
+            .map(|c| (c - expected).powi(2) / expected)
+            .sum();
+        let dof = legal.len() as f64 - 1.0;
+        // Mean dof, sd sqrt(2 dof): 5 sd is far beyond chance for a uniform draw.
+        assert!(
+            chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
+            "chi2 {chi2:.0} with {dof} degrees of freedom"
+        );
     }
 }
