@@ -30,6 +30,10 @@ pub struct Playout {
     /// Per attach point, the cumulative number of pairs up to and including it.
     cumulative: Vec<u32>,
     scratch: Vec<Move>,
+    /// Per colour in endgame mode: its exact legal moves when last drawn for, and its
+    /// attach points then. Kept up to date instead of being listed again.
+    endgame: [Vec<Move>; MAX_COLOURS],
+    endgame_attach: [Option<CellSet>; MAX_COLOURS],
     /// Per colour, every move that could ever be its first (covers a starting point, or
     /// anything for `Anywhere`): a fixed superset to draw first moves from.
     first_candidates: [Vec<Move>; MAX_COLOURS],
@@ -42,6 +46,8 @@ impl Playout {
             points: Vec::with_capacity(128),
             cumulative: Vec::with_capacity(128),
             scratch: Vec::with_capacity(4096),
+            endgame: Default::default(),
+            endgame_attach: [None; MAX_COLOURS],
             first_candidates: std::array::from_fn(|c| first_candidates(rules, c)),
         }
     }
@@ -96,9 +102,11 @@ impl Playout {
         placed
     }
 
-    /// Starts a new playout. Draws keep no state between calls, so this only exists to
-    /// mark playout boundaries for callers that draw move by move.
-    pub fn begin(&mut self, _rules: &Rules) {}
+    /// Starts a new playout: forgets the endgame lists. Between two `begin`s the
+    /// position given to [`Playout::draw`] may only move forward.
+    pub fn begin(&mut self, _rules: &Rules) {
+        self.endgame_attach = [None; MAX_COLOURS];
+    }
 
     /// A uniformly random legal move of `colour`, or `None` if it has none (then, as
     /// legal moves only ever disappear, it never will have one again in this game).
@@ -124,6 +132,9 @@ impl Playout {
         }
         if pos.has_reserved_cells(rules, colour) {
             return self.enumerate(rules, pos, colour, rng);
+        }
+        if self.endgame_attach[colour].is_some() {
+            return self.endgame_draw(rules, pos, colour, rng);
         }
         let t = rules.table();
         let forbidden = pos.forbidden(colour);
@@ -159,7 +170,59 @@ impl Playout {
                 return Some(m);
             }
         }
-        self.enumerate(rules, pos, colour, rng)
+        // Few moves left (or none): list them exactly, then keep the list up to date.
+        self.endgame[colour].clear();
+        let list = &mut self.endgame[colour];
+        let _ = pos.for_each_legal::<()>(rules, colour, |m| {
+            list.push(m);
+            ControlFlow::Continue(())
+        });
+        self.endgame_attach[colour] = Some(attach);
+        (!list.is_empty()).then(|| list[rng.gen_range(0..list.len())])
+    }
+
+    /// Updates a colour's endgame list and draws from it. A move legal now that covers an
+    /// attach point the colour already had when the list was made was legal then too
+    /// (forbidden cells and used pieces only accumulate), so it is in the list; only
+    /// moves at new attach points must be added.
+    fn endgame_draw(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        colour: usize,
+        rng: &mut impl Rng,
+    ) -> Option<Move> {
+        let t = rules.table();
+        let attach = pos.attach_points(rules, colour);
+        let old = self.endgame_attach[colour].unwrap_or(CellSet::EMPTY);
+        let list = &mut self.endgame[colour];
+        list.retain(|&m| pos.still_legal(rules, colour, m));
+        let fresh = attach.difference(&old);
+        let forbidden = pos.forbidden(colour);
+        let npieces = t.pieces().pieces.len();
+        for p in fresh.iter() {
+            let status = t.edge_status(p, forbidden);
+            for piece in 0..npieces {
+                if pos.remaining(rules, colour, piece) == 0 {
+                    continue;
+                }
+                'moves: for &m in t.moves_at_status(p, piece, status) {
+                    let info = t.info(m);
+                    if info.hits(forbidden) || !pos.still_legal(rules, colour, m) {
+                        continue;
+                    }
+                    for &c in info.cells() {
+                        // Listed already (old attach point) or found at a lower new one.
+                        if old.contains(c) && attach.contains(c) || (c < p && fresh.contains(c)) {
+                            continue 'moves;
+                        }
+                    }
+                    list.push(m);
+                }
+            }
+        }
+        self.endgame_attach[colour] = Some(attach);
+        (!list.is_empty()).then(|| list[rng.gen_range(0..list.len())])
     }
 
     /// Lists the legal moves exactly and picks one uniformly.
@@ -219,6 +282,68 @@ mod tests {
                         !pos.has_legal_move(&rules, c),
                         "{id}: colour {c} could still move"
                     );
+                }
+            }
+        }
+    }
+
+    /// Move by move, every draw is legal, a `None` means no legal move, and endgame lists
+    /// stay exactly the legal moves.
+    #[test]
+    fn draws_are_legal_and_endgame_lists_exact() {
+        let mut rng = SmallRng::seed_from_u64(9);
+        for id in [
+            "duo",
+            "classic",
+            "trigon_2",
+            "trigon_3",
+            "junior",
+            "polyomino_small",
+        ] {
+            let rules = Rules::by_name(id).unwrap();
+            let mut p = Playout::new(&rules);
+            for _ in 0..4 {
+                let mut pos = Position::new(&rules);
+                p.begin(&rules);
+                let n = rules.num_colours();
+                let mut idle = 0;
+                let mut c = 0;
+                while idle < n {
+                    if pos.awaiting_pie_choice() {
+                        pos.choose_pie(&rules, PieChoice::Swap).unwrap();
+                        c = pos.to_move();
+                        continue;
+                    }
+                    let drawn = p.draw(&rules, &pos, c, &mut rng);
+                    if p.endgame_attach[c].is_some() {
+                        let mut exact = pos.legal_moves(&rules, c);
+                        let mut list = p.endgame[c].clone();
+                        exact.sort();
+                        list.sort();
+                        assert_eq!(list, exact, "{id}: endgame list of colour {c}");
+                    }
+                    match drawn {
+                        Some(m) => {
+                            assert!(pos.is_legal(&rules, c, m), "{id}: drawn move is legal");
+                            pos.place(&rules, c, m);
+                            if rules.v().pie
+                                && pos.pie_choice().is_none()
+                                && pos.first_move(0).is_some()
+                                && pos.first_move(1).is_some()
+                            {
+                                pos.set_awaiting_pie(true);
+                            }
+                            idle = 0;
+                        }
+                        None => {
+                            assert!(
+                                !pos.has_legal_move(&rules, c),
+                                "{id}: None only without legal moves"
+                            );
+                            idle += 1;
+                        }
+                    }
+                    c = (c + 1) % n;
                 }
             }
         }
