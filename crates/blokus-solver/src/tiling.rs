@@ -1,12 +1,14 @@
 //! Rectangle tilings as exact cover: every cell covered once, every piece used its number
 //! of times.
 //!
-//! The search is Algorithm X on bitsets with de Bruijn's choice of column: the lowest
-//! empty cell in a scan that runs along the rectangle's short side must be covered by a
-//! placement whose lowest cell it is, so each node tries only the placements anchored
-//! there. Two cheap prunings keep the tree small: empty regions cut off by the last
-//! placement must have an area the remaining pieces can fill, and (for the strict rule)
-//! a colour's pieces never touch along an edge.
+//! The search is Algorithm X on bitsets. Each node covers the empty cell with the fewest
+//! fitting placements among the lowest empty cell (scanning along the rectangle's short
+//! side) and the cells around the latest placements: Knuth's heuristic where few options
+//! are likely, without counting every cell. Empty regions cut off by the last placement
+//! must have an area the remaining pieces can fill. Search times have a heavy tail, so
+//! the search restarts with a reshuffled order after a growing node budget. Colours
+//! (one copy of each piece per colour, and the strict rule) are assigned to each tiling
+//! found, by the `colour` module.
 
 use std::ops::ControlFlow;
 

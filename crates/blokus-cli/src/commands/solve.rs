@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use blokus_core::render::{self, RenderOptions};
 use blokus_solver::count;
-use blokus_solver::puzzle::{self, cell_name, Form, Solution};
+use blokus_solver::puzzle::{self, Form, Solution};
 use blokus_solver::tiling::{self, Tiling};
 use serde_json::json;
 
@@ -313,6 +313,5 @@ fn tiling_board(
         }
         out.push('\n');
     }
-    let _ = cell_name;
     out
 }
