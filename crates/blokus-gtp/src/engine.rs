@@ -429,20 +429,21 @@ impl Engine {
         if !self.game.position().has_legal_move(&rules, colour) {
             return Ok("pass".into());
         }
-        let decision = if self.game.to_move() == colour {
-            player.decide(&self.game, budget)
-        } else {
-            // Out of turn: the player sees the same placements with `colour` to move.
+        // Out of turn, the player sees the same placements with `colour` to move.
+        let view = (self.game.to_move() != colour).then(|| {
             let mut setup: Vec<_> = self.game.setup().to_vec();
             setup.extend(self.game.moves());
-            let view = Game::with_setup(rules.clone(), setup, colour);
-            player.decide(&view, budget)
-        };
-        let mv = match decision {
+            Game::with_setup(rules.clone(), setup, colour)
+        });
+        let seen = view.as_ref().unwrap_or(&self.game);
+        let mv = match player.decide(seen, budget) {
             Decision::Place(mv) => mv,
             Decision::Resign if resign_allowed => return Ok("resign".into()),
-            // Resigning is off or not possible here: play on with some legal move.
-            Decision::Resign => self.game.legal_moves_of(colour)[0],
+            // Resigning is off or not possible here: play on with the one-move heuristic.
+            Decision::Resign => match blokus_ai::GreedyPlayer::new(0).decide(seen, budget) {
+                Decision::Place(mv) => mv,
+                _ => self.game.legal_moves_of(colour)[0],
+            },
             Decision::Pie(_) => return Err("player made a pie choice where a move is due".into()),
         };
         let text = notation::format_move(rules.table(), mv);
@@ -578,6 +579,42 @@ mod tests {
         ask(&mut e, "undo");
         let r = ask(&mut e, "genmove w");
         assert!(r == "= keep\n\n" || r == "= swap\n\n", "{r}");
+    }
+
+    /// A player that always resigns.
+    struct Resigner;
+
+    impl Player for Resigner {
+        fn name(&self) -> String {
+            "resigner".into()
+        }
+
+        fn decide(&mut self, _game: &Game, _budget: Budget) -> Decision {
+            Decision::Resign
+        }
+    }
+
+    #[test]
+    fn resign_only_when_allowed_and_with_two_players() {
+        let mut e = Engine::new(
+            Rules::by_name("duo").unwrap(),
+            Some(Box::new(Resigner)),
+            EngineConfig::default(),
+        );
+        assert_eq!(ask(&mut e, "genmove b"), "= resign\n\n");
+        assert_eq!(e.game().moves().count(), 0);
+        assert_eq!(ask(&mut e, "param_base resign 0"), "=\n\n");
+        assert_eq!(ask(&mut e, "param_base"), "= resign 0\n\n");
+        let r = ask(&mut e, "genmove b");
+        assert!(r.starts_with("= ") && r.contains(','), "{r}");
+        assert_eq!(e.game().moves().count(), 1);
+        let mut four = Engine::new(
+            Rules::by_name("classic_teams").unwrap(),
+            Some(Box::new(Resigner)),
+            EngineConfig::default(),
+        );
+        let r = ask(&mut four, "genmove 1");
+        assert!(r.starts_with("= ") && r.contains("a20"), "{r}");
     }
 
     #[test]
