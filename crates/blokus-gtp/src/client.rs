@@ -11,6 +11,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 pub enum GtpError {
     /// The command line is empty.
     EmptyCommand,
+    /// The command line has an unterminated quote or a trailing backslash.
+    BadCommandLine(String),
     /// The engine could not be started.
     Spawn {
         /// The command line.
@@ -33,6 +35,7 @@ impl std::fmt::Display for GtpError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GtpError::EmptyCommand => write!(f, "empty engine command line"),
+            GtpError::BadCommandLine(m) => write!(f, "malformed engine command line {m}"),
             GtpError::Spawn { command, source } => {
                 write!(f, "cannot start engine '{command}': {source}")
             }
@@ -46,43 +49,13 @@ impl std::fmt::Display for GtpError {
 
 impl std::error::Error for GtpError {}
 
-/// Splits a command line into words: whitespace separates, single or double quotes
-/// group, a backslash escapes the next character.
-pub fn split_command_line(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (_, '\\') => {
-                if let Some(n) = chars.next() {
-                    cur.push(n);
-                    in_word = true;
-                }
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            (_, c) => {
-                cur.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(cur);
-    }
-    words
+/// Splits a command line into words as a POSIX shell would (quotes group; inside single
+/// quotes a backslash is literal), without running a shell.
+///
+/// # Errors
+/// [`GtpError::BadCommandLine`] for an unterminated quote or a trailing backslash.
+pub fn split_command_line(line: &str) -> Result<Vec<String>, GtpError> {
+    shell_words::split(line).map_err(|e| GtpError::BadCommandLine(format!("{line}: {e}")))
 }
 
 /// A running GTP engine.
@@ -100,7 +73,7 @@ impl GtpClient {
     /// # Errors
     /// [`GtpError::Spawn`] if the program cannot be started.
     pub fn spawn(command_line: &str) -> Result<GtpClient, GtpError> {
-        let words = split_command_line(command_line);
+        let words = split_command_line(command_line)?;
         let (prog, args) = words.split_first().ok_or(GtpError::EmptyCommand)?;
         let mut child = Command::new(prog)
             .args(args)
@@ -206,10 +179,21 @@ mod tests {
     #[test]
     fn command_lines_split_like_a_shell() {
         assert_eq!(
-            split_command_line(r#"blokus gtp  --game "Blokus Duo" --x 'a b' c\ d"#),
-            vec!["blokus", "gtp", "--game", "Blokus Duo", "--x", "a b", "c d"]
+            split_command_line(r#"blokus gtp  --game "Blokus Duo" --x 'a b' c\ d 'e\nf'"#).unwrap(),
+            vec![
+                "blokus",
+                "gtp",
+                "--game",
+                "Blokus Duo",
+                "--x",
+                "a b",
+                "c d",
+                "e\\nf"
+            ]
         );
-        assert!(split_command_line("   ").is_empty());
+        assert!(split_command_line("   ").unwrap().is_empty());
+        assert!(split_command_line("engine 'unterminated").is_err());
+        assert!(GtpClient::spawn("   ").is_err());
     }
 
     #[test]
