@@ -4,7 +4,12 @@
 //! (success) or `?` (failure) and ends with an empty line (GTP 2).
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+/// How long an engine may take to answer one command before it is given up on.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// What went wrong talking to an engine.
 #[derive(Debug)]
@@ -63,7 +68,10 @@ pub struct GtpClient {
     command: String,
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// Lines of the engine's output, read by a thread so a silent engine cannot block
+    /// the caller past the timeout.
+    lines: Receiver<std::io::Result<String>>,
+    timeout: Duration,
 }
 
 impl GtpClient {
@@ -87,12 +95,27 @@ impl GtpClient {
             })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (tx, lines) = mpsc::channel();
+        // The thread ends when the engine closes its output (it exits or is killed).
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
         Ok(GtpClient {
             command: command_line.to_string(),
             child,
             stdin,
-            stdout,
+            lines,
+            timeout: DEFAULT_TIMEOUT,
         })
+    }
+
+    /// Sets how long one command may take.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
     }
 
     /// The command line the engine was started with.
@@ -113,15 +136,23 @@ impl GtpClient {
         self.stdin.flush().map_err(io)?;
         let mut lines: Vec<String> = Vec::new();
         loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).map_err(io)?;
-            if n == 0 {
-                return Err(GtpError::Io(format!(
-                    "engine '{}' closed its output (on '{command}')",
-                    self.command
-                )));
-            }
-            let line = line.trim_end_matches(['\r', '\n']);
+            let line = match self.lines.recv_timeout(self.timeout) {
+                Ok(line) => line.map_err(io)?,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(GtpError::Io(format!(
+                        "engine '{}' did not answer '{command}' within {} s",
+                        self.command,
+                        self.timeout.as_secs_f64()
+                    )))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(GtpError::Io(format!(
+                        "engine '{}' closed its output (on '{command}')",
+                        self.command
+                    )))
+                }
+            };
+            let line = line.trim_end_matches('\r');
             if line.trim().is_empty() {
                 if lines.is_empty() {
                     // Blank lines before a response are noise.
@@ -211,5 +242,14 @@ mod tests {
         let mut c = GtpClient::spawn(script).unwrap();
         assert_eq!(c.send("name").unwrap(), "name");
         c.quit();
+    }
+
+    #[test]
+    fn a_silent_engine_times_out() {
+        let mut c = GtpClient::spawn("sleep 30").unwrap();
+        c.set_timeout(Duration::from_millis(200));
+        let e = c.send("name").err().unwrap();
+        assert!(e.to_string().contains("did not answer"), "{e}");
+        // Dropping the client kills the process.
     }
 }

@@ -502,9 +502,9 @@ pub fn format_summary(names: [&str; 2], s: &Summary) -> String {
     }
     // A rate of 0% or 100% has no finite Elo bound.
     let bound = |rate: f64, elo: f64| {
-        if rate >= 1.0 {
+        if rate >= 1.0 - 1e-9 {
             "+inf".to_string()
-        } else if rate <= 0.0 {
+        } else if rate <= 1e-9 {
             "-inf".to_string()
         } else {
             format!("{elo:+.0}")
