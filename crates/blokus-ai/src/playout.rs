@@ -354,12 +354,8 @@ impl Playouts {
         if best.is_none() && first {
             // No starting points (the Polyomino opening): full generation, once or twice
             // per playout.
-            self.scratch.clear();
             let scratch = &mut self.scratch;
-            let _ = pos.for_each_legal::<()>(rules, colour, |m| {
-                scratch.push(m);
-                ControlFlow::Continue(())
-            });
+            pos.legal_moves_into(rules, colour, scratch);
             best = (!scratch.is_empty()).then(|| scratch[rng.gen_range(0..scratch.len())]);
         }
         best

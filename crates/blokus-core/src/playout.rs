@@ -10,8 +10,6 @@
 //! colour with few or no moves left) the legal moves are enumerated exactly instead; a
 //! colour with none can never move again, which makes automatic passes free.
 
-use std::ops::ControlFlow;
-
 use rand::Rng;
 
 use crate::bitset::CellSet;
@@ -171,12 +169,8 @@ impl Playout {
             }
         }
         // Few moves left (or none): list them exactly, then keep the list up to date.
-        self.endgame[colour].clear();
         let list = &mut self.endgame[colour];
-        let _ = pos.for_each_legal::<()>(rules, colour, |m| {
-            list.push(m);
-            ControlFlow::Continue(())
-        });
+        pos.legal_moves_into(rules, colour, list);
         self.endgame_attach[colour] = Some(attach);
         (!list.is_empty()).then(|| list[rng.gen_range(0..list.len())])
     }
@@ -233,12 +227,8 @@ impl Playout {
         colour: usize,
         rng: &mut impl Rng,
     ) -> Option<Move> {
-        self.scratch.clear();
         let scratch = &mut self.scratch;
-        let _ = pos.for_each_legal::<()>(rules, colour, |m| {
-            scratch.push(m);
-            ControlFlow::Continue(())
-        });
+        pos.legal_moves_into(rules, colour, scratch);
         (!scratch.is_empty()).then(|| scratch[rng.gen_range(0..scratch.len())])
     }
 }

@@ -573,11 +573,18 @@ impl Position {
     /// Every legal placement of `colour`.
     pub fn legal_moves(&self, rules: &Rules, colour: usize) -> Vec<Move> {
         let mut v = Vec::new();
+        self.legal_moves_into(rules, colour, &mut v);
+        v
+    }
+
+    /// Replaces the contents of `out` with every legal placement of `colour`, reusing
+    /// its allocation (for hot loops such as playouts).
+    pub fn legal_moves_into(&self, rules: &Rules, colour: usize, out: &mut Vec<Move>) {
+        out.clear();
         let _ = self.for_each_legal::<()>(rules, colour, |m| {
-            v.push(m);
+            out.push(m);
             ControlFlow::Continue(())
         });
-        v
     }
 
     /// Whether `colour` has any legal placement (stops at the first one found).
