@@ -28,8 +28,12 @@ pub struct Context {
     pub num_sides: usize,
     /// Squared distance of each cell from the board centre, scaled to [0, 1].
     pub centre_dist: Vec<f32>,
-    /// Cells whose point reflection is known (two-player boards with a centre).
-    pub reflect: Vec<Option<Cell>>,
+    /// The board's symmetries other than the identity, each as the image of every
+    /// cell (what a mirroring opponent copies moves with).
+    pub symmetries: Vec<Vec<Cell>>,
+    /// Per symmetry, the distance (in cells) between each cell and its image: how close
+    /// a move gets to covering cells a mirroring opponent could not copy.
+    pub symmetry_gaps: Vec<Vec<f32>>,
 }
 
 impl Context {
@@ -52,7 +56,25 @@ impl Context {
                 (dx * dx + dy * dy) / max_d
             })
             .collect();
-        let reflect = g.cells().map(|c| g.reflect(c)).collect();
+        let symmetries = g.symmetries();
+        // Triangle cells are half a column wide and 0.87 of a side tall.
+        let (sx, sy) = match g.kind() {
+            blokus_core::GridKind::Square => (1.0, 1.0),
+            blokus_core::GridKind::Triangle => (0.5, 0.866),
+        };
+        let symmetry_gaps = symmetries
+            .iter()
+            .map(|map| {
+                g.cells()
+                    .map(|c| {
+                        let ((x, y), (u, v)) = (g.xy(c), g.xy(map[c.index()]));
+                        let dx = (x as f32 - u as f32) * sx;
+                        let dy = (y as f32 - v as f32) * sy;
+                        (dx * dx + dy * dy).sqrt()
+                    })
+                    .collect()
+            })
+            .collect();
         Context {
             rules: rules.clone(),
             sizes,
@@ -62,7 +84,8 @@ impl Context {
             num_colours: rules.num_colours(),
             num_sides: rules.v().num_sides(),
             centre_dist,
-            reflect,
+            symmetries,
+            symmetry_gaps,
         }
     }
 

@@ -1,7 +1,7 @@
 //! Move features and the one-move heuristic shared by the greedy player and the priors
 //! of the tree search.
 
-use blokus_core::{CellSet, Move, Position};
+use blokus_core::{Cell, CellSet, Move, Position};
 
 use crate::context::Context;
 
@@ -14,8 +14,9 @@ pub struct MoveScorer<'a> {
     opp_attach: CellSet,
     forbidden: CellSet,
     opening: bool,
-    /// Moves covering cells of their own point reflection break a mirroring opponent.
-    anti_mirror: bool,
+    /// The symmetry a mirroring opponent may be copying moves with: moves covering
+    /// cells of their own image under it cannot be copied.
+    mirror: Option<(&'a [Cell], &'a [f32])>,
 }
 
 /// The features of one move.
@@ -29,7 +30,15 @@ pub struct Features {
     pub blocked: f32,
     /// Mean distance from the board centre in [0, 1] (only in the opening, else 0).
     pub centre: f32,
-    /// Whether the move covers part of its own point reflection.
+    /// Facing a mirroring opponent: the smallest distance between a cell the move takes
+    /// from its colour (covers or borders, not yet forbidden) and that cell's image
+    /// (small: it spoils a place where symmetry could be broken); else 0.
+    pub mirror_gap: f32,
+    /// Facing a mirroring opponent: the smallest such distance over the attach points
+    /// the move creates (how close its colour can get next); else 0.
+    pub mirror_approach: f32,
+    /// Whether the move covers part of its own image under the symmetry that maps the
+    /// position onto itself with the players' colours swapped (so it cannot be copied).
     pub self_symmetric: bool,
 }
 
@@ -46,7 +55,12 @@ impl<'a> MoveScorer<'a> {
             opp_attach: ctx.opponent_attach(pos, side),
             forbidden: *pos.forbidden(colour),
             opening: placed < 4,
-            anti_mirror: is_mirrored(ctx, pos),
+            mirror: mirror_symmetry(ctx, pos).map(|k| {
+                (
+                    ctx.symmetries[k].as_slice(),
+                    ctx.symmetry_gaps[k].as_slice(),
+                )
+            }),
         }
     }
 
@@ -63,8 +77,10 @@ impl<'a> MoveScorer<'a> {
                 f.new_attach += 1.0;
             }
         }
-        let set = t.cell_set(m);
-        f.blocked = set.intersection(&self.opp_attach).len() as f32;
+        f.blocked = cells
+            .iter()
+            .filter(|&&c| self.opp_attach.contains(c))
+            .count() as f32;
         if self.opening {
             f.centre = cells
                 .iter()
@@ -72,10 +88,21 @@ impl<'a> MoveScorer<'a> {
                 .sum::<f32>()
                 / f.size;
         }
-        if self.anti_mirror {
-            f.self_symmetric = cells
+        if let Some((map, gaps)) = self.mirror {
+            let set = t.cell_set(m);
+            f.self_symmetric = cells.iter().any(|c| set.contains(map[c.index()]));
+            f.mirror_gap = cells
                 .iter()
-                .any(|c| self.ctx.reflect[c.index()].is_some_and(|r| set.contains(r)));
+                .chain(t.edge_cells(m))
+                .filter(|&&k| !self.forbidden.contains(k))
+                .map(|k| gaps[k.index()])
+                .fold(f32::MAX, f32::min);
+            f.mirror_approach = t
+                .corner_cells(m)
+                .iter()
+                .filter(|&&k| !self.forbidden.contains(k))
+                .map(|k| gaps[k.index()])
+                .fold(f32::MAX, f32::min);
         }
         f
     }
@@ -91,22 +118,45 @@ impl<'a> MoveScorer<'a> {
         h
     }
 
+    /// Whether the position is symmetric under a board symmetry with the players'
+    /// colours swapped (see [`mirror_symmetry`]).
+    pub fn facing_mirror(&self) -> bool {
+        self.mirror.is_some()
+    }
+
     /// The colour whose moves are scored.
     pub fn colour(&self) -> usize {
         self.colour
     }
 }
 
-/// Whether the colour to move faces a position that is point-symmetric with the colours
-/// swapped, in a two-colour game: a mirroring opponent could keep it so.
-pub fn is_mirrored(ctx: &Context, pos: &Position) -> bool {
-    if ctx.num_colours != 2 || ctx.reflect.iter().all(|r| r.is_none()) {
-        return false;
+/// The board symmetry (index into [`Context::symmetries`]) that maps the position onto
+/// itself with each colour of one player swapped for the other player's colour that
+/// moves right after it, in a two-player game: a mirroring opponent could keep it so
+/// (point reflection in Duo, also a diagonal there; a rotation in Trigon two-player).
+pub fn mirror_symmetry(ctx: &Context, pos: &Position) -> Option<usize> {
+    let v = ctx.rules.v();
+    if v.players != 2 || !matches!(ctx.num_colours, 2 | 4) {
+        return None;
     }
-    let (a, b) = (pos.colour_cells(0), pos.colour_cells(1));
-    if a.len() != b.len() || a.is_empty() {
-        return false;
+    let pairs = (0..ctx.num_colours).step_by(2).map(|c| (c, c + 1));
+    let mut any = false;
+    for (a, b) in pairs.clone() {
+        let (ca, cb) = (pos.colour_cells(a), pos.colour_cells(b));
+        if ca.len() != cb.len() || pos.pieces_placed(a) != pos.pieces_placed(b) {
+            return None;
+        }
+        any |= !ca.is_empty();
     }
-    a.iter()
-        .all(|c| ctx.reflect[c.index()].is_some_and(|r| b.contains(r)))
+    if !any {
+        return None;
+    }
+    ctx.symmetries.iter().position(|map| {
+        pairs.clone().all(|(a, b)| {
+            let cb = pos.colour_cells(b);
+            pos.colour_cells(a)
+                .iter()
+                .all(|c| cb.contains(map[c.index()]))
+        })
+    })
 }

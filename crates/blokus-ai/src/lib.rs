@@ -14,7 +14,6 @@
 mod context;
 mod features;
 mod greedy;
-mod local;
 pub mod mcts;
 mod player;
 pub mod playout;
@@ -22,7 +21,7 @@ mod random;
 mod spec;
 
 pub use context::{Context, Values, MAX_SIDES};
-pub use features::{is_mirrored, Features, MoveScorer};
+pub use features::{mirror_symmetry, Features, MoveScorer};
 pub use greedy::GreedyPlayer;
 pub use mcts::{MctsOptions, MctsPlayer};
 pub use player::{Budget, Decision, Player, SpecError};

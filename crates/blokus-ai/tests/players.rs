@@ -2,8 +2,7 @@
 //! converting a won endgame, resisting a mirroring opponent, specs.
 
 use blokus_ai::{player_from_spec, Budget, Decision, GreedyPlayer, Player};
-use blokus_core::position::reflect_move;
-use blokus_core::{score, Game, Rules, VARIANT_IDS};
+use blokus_core::{score, Cell, Game, Rules, VARIANT_IDS};
 
 /// Plays a game between players (indexed by player number mod their count); every
 /// decision goes through the checked `Game` API, so an illegal one fails the test.
@@ -142,10 +141,24 @@ fn a_won_endgame_is_converted() {
     assert_eq!(score::win_shares(&rules, game.position()), vec![1.0, 0.0]);
 }
 
-/// Copies the opponent's last move through the board centre when it can, else plays
+/// Copies the opponent's last move with a board symmetry (the first one that keeps the
+/// whole position symmetric with the players' colours swapped) when it can, else plays
 /// greedily: against it, a careless player draws.
 struct Mirror {
     fallback: GreedyPlayer,
+}
+
+/// Whether `map` carries every colour's cells onto those of its partner (`c ^ 1`).
+fn symmetric_under(game: &Game, map: &[Cell]) -> bool {
+    let pos = game.position();
+    (0..game.rules().num_colours()).step_by(2).all(|c| {
+        let other = pos.colour_cells(c + 1);
+        pos.colour_cells(c).len() == other.len()
+            && pos
+                .colour_cells(c)
+                .iter()
+                .all(|k| other.contains(map[k.index()]))
+    })
 }
 
 impl Player for Mirror {
@@ -155,12 +168,17 @@ impl Player for Mirror {
 
     fn decide(&mut self, game: &Game, budget: Budget) -> Decision {
         if let Some((_, last)) = game.moves().last() {
-            if let Some(m) = reflect_move(game.rules(), last) {
-                if game
-                    .position()
-                    .check(game.rules(), game.to_move(), m)
-                    .is_ok()
-                {
+            let t = game.rules().table();
+            for map in t.geometry().symmetries() {
+                let cells: Vec<Cell> = t
+                    .info(last)
+                    .cells()
+                    .iter()
+                    .map(|c| map[c.index()])
+                    .collect();
+                let Some(m) = t.find(&cells) else { continue };
+                let mut copy = game.clone();
+                if copy.play(m).is_ok() && symmetric_under(&copy, &map) {
                     return Decision::Place(m);
                 }
             }
@@ -171,7 +189,7 @@ impl Player for Mirror {
 
 #[test]
 fn a_mirroring_opponent_does_not_get_a_draw() {
-    for id in ["duo", "junior"] {
+    for id in ["duo", "junior", "trigon_2"] {
         let rules = Rules::by_name(id).unwrap();
         let mut players: Vec<Box<dyn Player>> = vec![
             spec("mcts:simulations=400,seed=11"),
@@ -181,6 +199,19 @@ fn a_mirroring_opponent_does_not_get_a_draw() {
         ];
         let game = play(&rules, &mut players);
         let shares = score::win_shares(&rules, game.position());
+        // The copier did copy (so the win is the defence's doing).
+        let syms = rules.table().geometry().symmetries();
+        let mut replay = Game::new(rules.clone());
+        let mut copied = 0;
+        for (_, m) in game.moves() {
+            replay.play(m).unwrap();
+            if replay.position().moves_played().is_multiple_of(2)
+                && syms.iter().any(|map| symmetric_under(&replay, map))
+            {
+                copied += 1;
+            }
+        }
+        assert!(copied >= 1, "{id}: the mirror never copied");
         assert_eq!(shares[0], 1.0, "{id}: {:?}", game.results());
     }
 }

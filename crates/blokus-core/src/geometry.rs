@@ -333,6 +333,73 @@ impl Geometry {
         self.cell_at((self.width - 1 - x) as i32, (self.height - 1 - y) as i32)
     }
 
+    /// Every symmetry of the board other than the identity (rotations and reflections
+    /// that map it onto itself), each as the image of every cell: 7 for a square board,
+    /// 3 for other rectangles, 11 for the Trigon hexagon. Found by moving cell centres,
+    /// so it holds for any board shape.
+    pub fn symmetries(&self) -> Vec<Vec<Cell>> {
+        let centres: Vec<(f64, f64)> = self.cells().map(|c| self.centre(c)).collect();
+        let n = centres.len() as f64;
+        let (mx, my) = centres
+            .iter()
+            .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x / n, b + y / n));
+        // In units of a quarter horizontally and sqrt(3)/12 (triangles) or a quarter
+        // (squares) vertically, centres relative to the board's centre lie on integers,
+        // so rounding identifies them exactly.
+        let sy = match self.kind {
+            GridKind::Square => 4.0,
+            GridKind::Triangle => 4.0 * 3f64.sqrt(),
+        };
+        let key = |x: f64, y: f64| ((x * 4.0).round() as i64, (y * sy).round() as i64);
+        let index: std::collections::HashMap<(i64, i64), Cell> = self
+            .cells()
+            .map(|c| {
+                let (x, y) = centres[c.index()];
+                (key(x - mx, y - my), c)
+            })
+            .collect();
+        let turns = match self.kind {
+            GridKind::Square => 4,
+            GridKind::Triangle => 6,
+        };
+        let mut out = Vec::new();
+        for mirror in [false, true] {
+            for k in 0..turns {
+                if k == 0 && !mirror {
+                    continue;
+                }
+                let a = std::f64::consts::TAU * k as f64 / turns as f64;
+                let (sin, cos) = a.sin_cos();
+                let image: Option<Vec<Cell>> = centres
+                    .iter()
+                    .map(|&(x, y)| {
+                        let (x, y) = (if mirror { mx - x } else { x - mx }, y - my);
+                        index
+                            .get(&key(x * cos - y * sin, x * sin + y * cos))
+                            .copied()
+                    })
+                    .collect();
+                out.extend(image);
+            }
+        }
+        out
+    }
+
+    /// The centre of a cell in the plane: unit squares, or triangles of side 1.
+    fn centre(&self, cell: Cell) -> (f64, f64) {
+        let (x, y) = self.xy(cell);
+        let (x, y) = (x as f64, y as f64);
+        match self.kind {
+            GridKind::Square => (x, y),
+            GridKind::Triangle => {
+                // Vertices of an up triangle: (x-1, y), (x+1, y), (x, y+1) in half-side
+                // and row units; a down triangle is its vertical mirror.
+                let third = if self.is_up(cell) { 1.0 } else { 2.0 } / 3.0;
+                (x / 2.0, (y + third) * 3f64.sqrt() / 2.0)
+            }
+        }
+    }
+
     /// The cell's name, e.g. `a1`, `t20`, `ai9`.
     pub fn cell_name(&self, cell: Cell) -> String {
         let (x, y) = self.xy(cell);
@@ -409,6 +476,38 @@ pub fn parse_cell_name(text: &str) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boards_have_their_symmetries_and_each_keeps_adjacency() {
+        for (g, count) in [
+            (Geometry::square(20, 20), 7),
+            (Geometry::square(14, 14), 7),
+            (Geometry::square(15, 16), 3),
+            (Geometry::trigon(9), 11),
+            (Geometry::trigon(8), 11),
+        ] {
+            let syms = g.symmetries();
+            assert_eq!(syms.len(), count, "{}x{}", g.width(), g.height());
+            for map in &syms {
+                let mut seen = CellSet::EMPTY;
+                for c in g.cells() {
+                    seen.insert(map[c.index()]);
+                    for &e in g.edge_neighbours(c) {
+                        assert!(g.edge_neighbours(map[c.index()]).contains(&map[e.index()]));
+                    }
+                    for &k in g.corner_neighbours(c) {
+                        assert!(g
+                            .corner_neighbours(map[c.index()])
+                            .contains(&map[k.index()]));
+                    }
+                }
+                assert_eq!(seen.len(), g.num_cells(), "a permutation");
+            }
+            // The point reflection is one of them.
+            let point: Vec<Cell> = g.cells().map(|c| g.reflect(c).unwrap()).collect();
+            assert!(syms.contains(&point));
+        }
+    }
 
     #[test]
     fn cell_counts() {

@@ -108,8 +108,6 @@ impl Playout {
 
     /// A uniformly random legal move of `colour`, or `None` if it has none (then, as
     /// legal moves only ever disappear, it never will have one again in this game).
-    /// Drawing several times and keeping the best gives biased playouts on the same
-    /// machinery.
     pub fn draw(
         &mut self,
         rules: &Rules,
@@ -117,22 +115,45 @@ impl Playout {
         colour: usize,
         rng: &mut impl Rng,
     ) -> Option<Move> {
+        self.draw_best(rules, pos, colour, rng, 1, |_| 0)
+    }
+
+    /// Draws up to `draws` legal moves of `colour` uniformly (independently, sharing one
+    /// set-up) and returns the one with the highest `key`, the earliest on ties: biased
+    /// playouts on the same machinery. `None` if the colour has no legal move.
+    pub fn draw_best(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        colour: usize,
+        rng: &mut impl Rng,
+        draws: usize,
+        key: impl Fn(Move) -> u32,
+    ) -> Option<Move> {
+        let draws = draws.max(1);
+        let mut best = Best::new(draws, key);
         if pos.pieces_placed(colour) == 0 {
             // Rejection sampling from a fixed superset stays uniform over the legal moves.
             let cands = &self.first_candidates[colour];
-            for _ in 0..TRIES.min(cands.len()) {
+            for _ in 0..(TRIES * draws).min(cands.len()) {
                 let m = cands[rng.gen_range(0..cands.len())];
-                if pos.is_legal(rules, colour, m) {
-                    return Some(m);
+                if pos.is_legal(rules, colour, m) && best.offer(m) {
+                    break;
                 }
             }
-            return self.enumerate(rules, pos, colour, rng);
+            if best.found() {
+                return best.get();
+            }
+            pos.legal_moves_into(rules, colour, &mut self.scratch);
+            return best.pick_from(&self.scratch, rng);
         }
         if pos.has_reserved_cells(rules, colour) {
-            return self.enumerate(rules, pos, colour, rng);
+            pos.legal_moves_into(rules, colour, &mut self.scratch);
+            return best.pick_from(&self.scratch, rng);
         }
         if self.endgame_attach[colour].is_some() {
-            return self.endgame_draw(rules, pos, colour, rng);
+            self.update_endgame(rules, pos, colour);
+            return best.pick_from(&self.endgame[colour], rng);
         }
         let t = rules.table();
         let forbidden = pos.forbidden(colour);
@@ -150,7 +171,7 @@ impl Playout {
             return None;
         }
         let alt = rules.alternate_contact();
-        for _ in 0..TRIES {
+        for _ in 0..TRIES * draws {
             let r = rng.gen_range(0..total);
             let i = self.cumulative.partition_point(|&c| c <= r);
             let (p, status) = self.points[i];
@@ -164,28 +185,25 @@ impl Playout {
                 continue;
             }
             let multiplicity = info.cells().iter().filter(|&&c| attach.contains(c)).count() as u32;
-            if multiplicity == 1 || rng.gen_range(0..multiplicity) == 0 {
-                return Some(m);
+            if (multiplicity == 1 || rng.gen_range(0..multiplicity) == 0) && best.offer(m) {
+                break;
             }
+        }
+        if best.found() {
+            return best.get();
         }
         // Few moves left (or none): list them exactly, then keep the list up to date.
         let list = &mut self.endgame[colour];
         pos.legal_moves_into(rules, colour, list);
         self.endgame_attach[colour] = Some(attach);
-        (!list.is_empty()).then(|| list[rng.gen_range(0..list.len())])
+        best.pick_from(list, rng)
     }
 
-    /// Updates a colour's endgame list and draws from it. A move legal now that covers an
-    /// attach point the colour already had when the list was made was legal then too
-    /// (forbidden cells and used pieces only accumulate), so it is in the list; only
-    /// moves at new attach points must be added.
-    fn endgame_draw(
-        &mut self,
-        rules: &Rules,
-        pos: &Position,
-        colour: usize,
-        rng: &mut impl Rng,
-    ) -> Option<Move> {
+    /// Brings a colour's endgame list up to date. A move legal now that covers an attach
+    /// point the colour already had when the list was made was legal then too (forbidden
+    /// cells and used pieces only accumulate), so it is in the list; only moves at new
+    /// attach points must be added.
+    fn update_endgame(&mut self, rules: &Rules, pos: &Position, colour: usize) {
         let t = rules.table();
         let attach = pos.attach_points(rules, colour);
         let old = self.endgame_attach[colour].unwrap_or(CellSet::EMPTY);
@@ -216,20 +234,60 @@ impl Playout {
             }
         }
         self.endgame_attach[colour] = Some(attach);
-        (!list.is_empty()).then(|| list[rng.gen_range(0..list.len())])
+    }
+}
+
+/// The best of a number of uniform draws by a key.
+struct Best<K> {
+    wanted: usize,
+    seen: usize,
+    best: Option<(Move, u32)>,
+    key: K,
+}
+
+impl<K: Fn(Move) -> u32> Best<K> {
+    fn new(wanted: usize, key: K) -> Best<K> {
+        Best {
+            wanted,
+            seen: 0,
+            best: None,
+            key,
+        }
     }
 
-    /// Lists the legal moves exactly and picks one uniformly.
-    fn enumerate(
-        &mut self,
-        rules: &Rules,
-        pos: &Position,
-        colour: usize,
-        rng: &mut impl Rng,
-    ) -> Option<Move> {
-        let scratch = &mut self.scratch;
-        pos.legal_moves_into(rules, colour, scratch);
-        (!scratch.is_empty()).then(|| scratch[rng.gen_range(0..scratch.len())])
+    /// Takes a legal draw; true when enough have been seen.
+    fn offer(&mut self, m: Move) -> bool {
+        self.seen += 1;
+        if self.wanted == 1 {
+            self.best = Some((m, 0));
+            return true;
+        }
+        let k = (self.key)(m);
+        if self.best.is_none_or(|(_, b)| k > b) {
+            self.best = Some((m, k));
+        }
+        self.seen >= self.wanted
+    }
+
+    fn found(&self) -> bool {
+        self.best.is_some()
+    }
+
+    fn get(&self) -> Option<Move> {
+        self.best.map(|(m, _)| m)
+    }
+
+    /// The best of the wanted number of uniform draws from an exact list.
+    fn pick_from(mut self, list: &[Move], rng: &mut impl Rng) -> Option<Move> {
+        if list.is_empty() {
+            return None;
+        }
+        for _ in 0..self.wanted {
+            if self.offer(list[rng.gen_range(0..list.len())]) {
+                break;
+            }
+        }
+        self.get()
     }
 }
 

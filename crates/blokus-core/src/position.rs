@@ -364,12 +364,11 @@ impl Position {
                 return Err(Illegal::EdgeContact(c));
             }
         }
-        if let Some(c) = info
-            .cells()
-            .iter()
-            .find(|&&c| self.reserved(rules, colour).contains(c))
-        {
-            return Err(Illegal::Reserved(*c));
+        if rules.mirror_opening() {
+            let reserved = self.reserved(rules, colour);
+            if let Some(&c) = info.cells().iter().find(|&&c| reserved.contains(c)) {
+                return Err(Illegal::Reserved(c));
+            }
         }
         if self.placed[colour] > 0 {
             if !t.cell_set(m).intersects(&self.corners[colour]) {
@@ -441,7 +440,12 @@ impl Position {
     /// Whether `colour` may place `m` (ignoring whose turn it is).
     #[inline]
     pub fn is_legal(&self, rules: &Rules, colour: usize, m: Move) -> bool {
-        self.check_placement(rules, colour, m).is_ok()
+        // The common failures first, without building an error (`PieceUsed` allocates):
+        // forbidden cells include every occupied cell.
+        let info = rules.table().info(m);
+        self.remaining(rules, colour, info.piece as usize) > 0
+            && !info.hits(&self.forbidden[colour])
+            && self.check_placement(rules, colour, m).is_ok()
     }
 
     #[inline]

@@ -7,9 +7,9 @@ use blokus_core::{Game, GameEvent, Move, PieChoice, Position};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-use super::tree::{Action, Node, Tree, PIE_KEEP, PIE_SWAP};
+use super::tree::{Action, Node, Tree, PIE_KEEP, PIE_SWAP, SORTED_PREFIX};
 use crate::context::{Context, Values};
-use crate::features::{is_mirrored, MoveScorer};
+use crate::features::{mirror_symmetry, MoveScorer};
 use crate::playout::Playouts;
 
 /// Tuning constants of the search.
@@ -25,6 +25,19 @@ pub struct Params {
     pub expand_threshold: u32,
     /// Most nodes kept in one tree (memory bound).
     pub max_nodes: usize,
+    /// Progressive widening: a node visited n times considers its best
+    /// `widen_base + widen_scale * sqrt(n)` children by prior.
+    pub widen_base: f32,
+    /// See `widen_base`.
+    pub widen_scale: f32,
+}
+
+impl Params {
+    /// How many children (best prior first) a node visited `n` times considers.
+    #[inline]
+    pub fn widening(&self, n: u32) -> u32 {
+        (self.widen_base + self.widen_scale * (n as f32).sqrt()) as u32
+    }
 }
 
 impl Default for Params {
@@ -33,8 +46,10 @@ impl Default for Params {
             exploration: 0.2,
             prior_weight: 6.0,
             rave_equivalence: 1500.0,
-            expand_threshold: 1,
+            expand_threshold: 3,
             max_nodes: 8_000_000,
+            widen_base: 8.0,
+            widen_scale: 2.0,
         }
     }
 }
@@ -117,8 +132,12 @@ impl Searcher {
                 node = node.and_then(|n| self.tree.child(n, action));
             }
         }
+        // Facing a mirroring opponent, the root's children are restricted when it is
+        // expanded (see `expand`), so an old expansion cannot be kept.
+        let mirrored =
+            game.position().moves_played() >= 2 && mirror_symmetry(ctx, game.position()).is_some();
         match node {
-            Some(n) if reusable => self.tree.reroot(n),
+            Some(n) if reusable && !mirrored => self.tree.reroot(n),
             _ => self.tree = Tree::new(),
         }
         self.root_events = events.to_vec();
@@ -227,7 +246,8 @@ impl Searcher {
             // All moves as first: every child whose move this colour played later in
             // the simulation shares its value.
             let base = colour as usize * nmoves;
-            for c in node.children() {
+            let open = node.open_children(|n| self.params.widening(n));
+            for c in open {
                 let child = &mut self.tree.nodes[c];
                 let a = child.action as usize;
                 if a >= nmoves {
@@ -242,13 +262,20 @@ impl Searcher {
         }
     }
 
-    fn select(&self, idx: u32) -> u32 {
+    fn select(&mut self, idx: u32) -> u32 {
+        let node = self.tree.nodes[idx as usize];
+        if !node.sorted && self.params.widening(node.n) as usize > SORTED_PREFIX {
+            let rest = node.first_child as usize + SORTED_PREFIX..node.children().end;
+            self.tree.nodes[rest]
+                .sort_unstable_by(|a, b| b.prior.total_cmp(&a.prior).then(a.action.cmp(&b.action)));
+            self.tree.nodes[idx as usize].sorted = true;
+        }
         let p = &self.params;
         let node = &self.tree.nodes[idx as usize];
         let log_n = ((node.n + 1) as f32).ln();
         let mut best = node.first_child;
         let mut best_score = f32::MIN;
-        for c in node.children() {
+        for c in node.open_children(|n| p.widening(n)) {
             let ch = &self.tree.nodes[c];
             let n = ch.n as f32;
             let mut q =
@@ -285,13 +312,8 @@ impl Searcher {
                 std::ops::ControlFlow::Continue(())
             });
             prune(ctx, pos, colour, &mut self.scratch);
-            if idx == self.tree.root && pos.moves_played() >= 4 && is_mirrored(ctx, pos) {
-                // The opponent has copied every move through the centre: take a move it
-                // cannot copy (one overlapping its own reflection) as soon as one exists.
-                let breaking = |&(m, _): &(Move, f32)| scorer.features(m).self_symmetric;
-                if self.scratch.iter().any(breaking) {
-                    self.scratch.retain(breaking);
-                }
+            if idx == self.tree.root && pos.moves_played() >= 2 && scorer.facing_mirror() {
+                restrict_against_mirror(&scorer, &mut self.scratch);
             }
             let (lo, hi) = self
                 .scratch
@@ -299,6 +321,14 @@ impl Searcher {
                 .fold((f32::MAX, f32::MIN), |(lo, hi), &(_, h)| {
                     (lo.min(h), hi.max(h))
                 });
+            // Best prior first: progressive widening opens children in this order. Only
+            // the first few are sorted now; most nodes never open more.
+            let sorted = self.scratch.len() <= SORTED_PREFIX;
+            if !sorted {
+                self.scratch.select_nth_unstable_by(SORTED_PREFIX, by_prior);
+            }
+            let prefix = self.scratch.len().min(SORTED_PREFIX);
+            self.scratch[..prefix].sort_unstable_by(by_prior);
             let q = parent.mean(side);
             let range = (hi - lo).max(1e-3);
             for &(m, h) in &self.scratch {
@@ -316,7 +346,39 @@ impl Searcher {
         node.first_child = first;
         node.num_children = n;
         node.expanded = true;
+        node.sorted = n as usize <= SORTED_PREFIX;
     }
+}
+
+/// Facing an opponent that has copied every move with a board symmetry (a draw at
+/// best if it goes on): keep only moves it cannot copy (overlapping their own image) if
+/// there are any; else moves that bring the colour's attach points closest to the
+/// symmetry's centre or axis, where such moves will be, without covering or bordering a
+/// cell next to its own image (the places where the symmetry can be broken).
+fn restrict_against_mirror(scorer: &MoveScorer, moves: &mut Vec<(Move, f32)>) {
+    /// Cells nearer than this to their image are where symmetry can be broken.
+    const SPOIL: f32 = 1.5;
+    let breaking = |&(m, _): &(Move, f32)| scorer.features(m).self_symmetric;
+    if moves.iter().any(breaking) {
+        moves.retain(breaking);
+        return;
+    }
+    let unspoiled = |m: Move| scorer.features(m).mirror_gap >= SPOIL;
+    if !moves.iter().any(|&(m, _)| unspoiled(m)) {
+        return;
+    }
+    moves.retain(|&(m, _)| unspoiled(m));
+    let approach = |m: Move| scorer.features(m).mirror_approach;
+    let closest = moves
+        .iter()
+        .map(|&(m, _)| approach(m))
+        .fold(f32::MAX, f32::min);
+    moves.retain(|&(m, _)| approach(m) <= closest + 0.01);
+}
+
+/// Best prior first, then by move.
+fn by_prior(a: &(Move, f32), b: &(Move, f32)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
 }
 
 /// In a colour's first placements only its biggest pieces are worth searching.

@@ -21,6 +21,9 @@ pub struct Node {
     pub side: u8,
     /// Whether the children were generated.
     pub expanded: bool,
+    /// Whether all children are in prior order (else only the first
+    /// [`SORTED_PREFIX`]).
+    pub sorted: bool,
     /// Index of the first child.
     pub first_child: u32,
     /// Number of children.
@@ -44,6 +47,7 @@ impl Node {
             action,
             side,
             expanded: false,
+            sorted: false,
             first_child: 0,
             num_children: 0,
             n: 0,
@@ -67,7 +71,18 @@ impl Node {
     pub fn children(&self) -> std::ops::Range<usize> {
         self.first_child as usize..(self.first_child + self.num_children) as usize
     }
+
+    /// The children the search considers now: the first `widening(n)` by prior
+    /// (children are stored best prior first).
+    pub fn open_children(&self, widening: impl Fn(u32) -> u32) -> std::ops::Range<usize> {
+        let k = widening(self.n).min(self.num_children);
+        self.first_child as usize..(self.first_child + k) as usize
+    }
 }
+
+/// Children sorted by prior when a node is expanded; the rest are sorted when
+/// progressive widening first reaches past them (few nodes get that many visits).
+pub const SORTED_PREFIX: usize = 32;
 
 /// An arena of nodes; index 0 is unused garbage after a compaction only.
 pub struct Tree {
