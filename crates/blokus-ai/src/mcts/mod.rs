@@ -4,6 +4,7 @@
 mod search;
 mod tree;
 
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -142,32 +143,26 @@ impl MctsPlayer {
         let (sims, time) = self.limits(budget);
         let start = Instant::now();
         let deadline = time.map(|t| start + t);
-        let threads = self.searchers.len() as u64;
-        for s in &mut self.searchers {
-            s.set_root(&ctx, game);
-        }
-        let per_thread = |i: u64| sims / threads + u64::from(i < sims % threads);
+        let budget = AtomicU64::new(sims);
+        let limit = Limit {
+            budget: &budget,
+            deadline,
+        };
+        // Each thread moves its own tree's root (a copy of the kept subtree) itself.
         let total: u64 = if self.searchers.len() == 1 {
-            self.searchers[0].search(
-                &ctx,
-                Limit {
-                    simulations: per_thread(0),
-                    deadline,
-                },
-            )
+            self.searchers[0].set_root(&ctx, game);
+            self.searchers[0].search(&ctx, limit)
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = self
                     .searchers
                     .iter_mut()
-                    .enumerate()
-                    .map(|(i, s)| {
+                    .map(|s| {
                         let ctx = &ctx;
-                        let limit = Limit {
-                            simulations: per_thread(i as u64),
-                            deadline,
-                        };
-                        scope.spawn(move || s.search(ctx, limit))
+                        scope.spawn(move || {
+                            s.set_root(ctx, game);
+                            s.search(ctx, limit)
+                        })
                     })
                     .collect();
                 handles

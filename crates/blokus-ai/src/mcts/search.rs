@@ -1,6 +1,7 @@
 //! One search thread: selection with priors and RAVE, expansion, a guided playout,
 //! back-propagation of a value per side.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use blokus_core::{Game, GameEvent, Move, PieChoice, Position};
@@ -54,13 +55,26 @@ impl Default for Params {
     }
 }
 
-/// How long one search may run.
+/// How long one search may run: simulations are claimed from a budget shared by every
+/// thread (so a thread slowed by other work leaves more to the others), until it runs
+/// out or the deadline passes.
 #[derive(Clone, Copy, Debug)]
-pub struct Limit {
-    /// Simulations for this thread.
-    pub simulations: u64,
+pub struct Limit<'a> {
+    /// Simulations left for all threads.
+    pub budget: &'a AtomicU64,
     /// Wall-clock deadline.
     pub deadline: Option<Instant>,
+}
+
+impl Limit<'_> {
+    /// Claims up to `n` simulations; 0 when the budget is spent.
+    fn claim(&self, n: u64) -> u64 {
+        self.budget
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                (left > 0).then(|| left - left.min(n))
+            })
+            .map_or(0, |left| left.min(n))
+    }
 }
 
 /// The state of one search thread, kept between moves for tree reuse.
@@ -157,17 +171,25 @@ impl Searcher {
         self.tree.nodes[root.children()].iter()
     }
 
-    /// Runs simulations until the limit; returns how many ran.
+    /// Runs simulations until the limit; returns how many this thread ran.
     pub fn search(&mut self, ctx: &Context, limit: Limit) -> u64 {
+        /// Simulations claimed at a time (and between two looks at the clock).
+        const CHUNK: u64 = 16;
         let root_pos = self.root_pos.clone().expect("set_root first");
         let mut done = 0;
-        while done < limit.simulations {
-            if done % 16 == 0 && limit.deadline.is_some_and(|d| Instant::now() >= d) {
+        loop {
+            if limit.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            let mut pos = root_pos.clone();
-            self.simulate(ctx, &mut pos);
-            done += 1;
+            let n = limit.claim(CHUNK);
+            if n == 0 {
+                break;
+            }
+            for _ in 0..n {
+                let mut pos = root_pos.clone();
+                self.simulate(ctx, &mut pos);
+            }
+            done += n;
         }
         done
     }
