@@ -1,6 +1,7 @@
 //! MCTS simulations per second at the start and in the middle of a game, with one and
 //! two threads. Each iteration is one fresh search of a fixed number of simulations, so
-//! criterion's throughput figure is simulations per second.
+//! criterion's throughput figure is simulations per second. The `budget` group checks
+//! that a time budget per move is kept: its time per iteration is the budget.
 
 #![allow(missing_docs)] // criterion macros generate undocumented items
 
@@ -55,5 +56,36 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// A time budget is respected: the time per decision should be the budget (plus at most
+/// one 16-simulation chunk), whatever the variant and phase.
+fn budget(c: &mut Criterion) {
+    let mut group = c.benchmark_group("budget");
+    group.sample_size(10);
+    for (variant, placements) in [("duo", 0), ("classic", 32), ("trigon_2", 0)] {
+        let game = position(variant, placements);
+        for seconds in [0.05, 0.2] {
+            for threads in [1usize, 2] {
+                let id = BenchmarkId::new(
+                    format!("{variant}/{placements}"),
+                    format!("{seconds}s/{threads}t"),
+                );
+                let mut player = MctsPlayer::new(MctsOptions {
+                    seconds: Some(seconds),
+                    threads,
+                    resign: false,
+                    ..MctsOptions::default()
+                });
+                group.bench_function(id, |b| {
+                    b.iter(|| {
+                        player.reset();
+                        player.decide(&game, Budget::default())
+                    })
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, budget);
 criterion_main!(benches);
