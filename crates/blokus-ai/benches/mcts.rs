@@ -7,7 +7,10 @@
 
 use blokus_ai::{Budget, Decision, GreedyPlayer, MctsOptions, MctsPlayer, Player};
 use blokus_core::{Game, Rules};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 
 /// A game after `placements` greedy moves.
 fn position(variant: &str, placements: usize) -> Game {
@@ -21,6 +24,22 @@ fn position(variant: &str, placements: usize) -> Game {
         }
     }
     game
+}
+
+/// Times one decision from `game` per iteration, each a search with a fresh tree.
+fn fresh_searches(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    opts: MctsOptions,
+    game: &Game,
+) {
+    let mut player = MctsPlayer::new(opts);
+    group.bench_function(id, |b| {
+        b.iter(|| {
+            player.reset();
+            player.decide(game, Budget::default())
+        })
+    });
 }
 
 fn bench(c: &mut Criterion) {
@@ -38,18 +57,13 @@ fn bench(c: &mut Criterion) {
             for threads in [1usize, 2] {
                 group.throughput(Throughput::Elements(sims));
                 let id = BenchmarkId::new(format!("{variant}/{phase}"), format!("{threads}t"));
-                let mut player = MctsPlayer::new(MctsOptions {
+                let opts = MctsOptions {
                     simulations: Some(sims),
                     threads,
                     resign: false,
                     ..MctsOptions::default()
-                });
-                group.bench_function(id, |b| {
-                    b.iter(|| {
-                        player.reset();
-                        player.decide(&game, Budget::default())
-                    })
-                });
+                };
+                fresh_searches(&mut group, id, opts, &game);
             }
         }
     }
@@ -69,18 +83,13 @@ fn budget(c: &mut Criterion) {
                     format!("{variant}/{placements}"),
                     format!("{seconds}s/{threads}t"),
                 );
-                let mut player = MctsPlayer::new(MctsOptions {
+                let opts = MctsOptions {
                     seconds: Some(seconds),
                     threads,
                     resign: false,
                     ..MctsOptions::default()
-                });
-                group.bench_function(id, |b| {
-                    b.iter(|| {
-                        player.reset();
-                        player.decide(&game, Budget::default())
-                    })
-                });
+                };
+                fresh_searches(&mut group, id, opts, &game);
             }
         }
     }
