@@ -211,3 +211,67 @@ fn malformed_lines_get_errors_and_the_engine_keeps_going() {
     assert_eq!(gtp.raw("3 name"), "=3 blokus\n");
     gtp.quit();
 }
+
+/// Every variant, played to the end by two engine processes driven the way the
+/// reference program's match tool drives engines: `set_game`, `clear_board`, `genmove`
+/// to the engine whose turn it is and `play` of its answer to the other, `cputime`
+/// after the game, `quit`. Any error response fails the test.
+#[test]
+fn two_engines_play_a_whole_game_of_every_variant_as_a_match_tool_drives_them() {
+    use blokus_core::record::blksgf::move_prop;
+    use blokus_core::{notation, Game, PieChoice, Rules, VARIANT_IDS};
+    for (i, id) in VARIANT_IDS.iter().enumerate() {
+        let rules = Rules::by_name(id).unwrap();
+        let seed = |k: usize| (2 * i + k).to_string();
+        let mut engines = [0, 1].map(|k| {
+            Gtp::start(&[
+                "--player",
+                "mcts:simulations=20",
+                "--seed",
+                &seed(k),
+                "--quiet",
+            ])
+        });
+        for e in &mut engines {
+            e.ok(&format!("set_game {}", rules.v().game_name));
+            e.ok("clear_board");
+        }
+        let mut game = Game::new(rules.clone());
+        let mut turns = 0;
+        while !game.is_over() {
+            let player = game.position().player_to_move(&rules);
+            let colour = move_prop(&rules, game.to_move());
+            let (me, other) = if player % 2 == 0 { (0, 1) } else { (1, 0) };
+            let answer = engines[me].ok(&format!("genmove {colour}"));
+            match answer.as_str() {
+                "resign" => {
+                    assert_eq!(rules.v().players, 2, "{id}: resigned with more players");
+                    break;
+                }
+                "keep" | "swap" => {
+                    let choice = if answer == "keep" {
+                        PieChoice::Keep
+                    } else {
+                        PieChoice::Swap
+                    };
+                    game.choose_pie(choice)
+                        .unwrap_or_else(|e| panic!("{id}: {answer}: {e}"));
+                }
+                text => {
+                    let m = notation::parse_move(rules.table(), text)
+                        .unwrap_or_else(|e| panic!("{id}: genmove answered {text:?}: {e}"));
+                    game.play(m).unwrap_or_else(|e| panic!("{id}: {text}: {e}"));
+                }
+            }
+            engines[other].ok(&format!("play {colour} {answer}"));
+            turns += 1;
+            assert!(turns < 400, "{id}: game does not end");
+        }
+        assert!(turns >= 2 * rules.num_colours(), "{id}: only {turns} turns");
+        for mut e in engines {
+            let cpu: f64 = e.ok("cputime").parse().unwrap();
+            assert!(cpu >= 0.0, "{id}: cputime {cpu}");
+            e.quit();
+        }
+    }
+}
