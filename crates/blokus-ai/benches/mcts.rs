@@ -71,7 +71,7 @@ fn bench(c: &mut Criterion) {
 }
 
 /// A time budget is respected: the time per decision should be the budget (plus at most
-/// one 16-simulation chunk), whatever the variant and phase.
+/// one simulation and the set-up of the search), whatever the variant and phase.
 fn budget(c: &mut Criterion) {
     let mut group = c.benchmark_group("budget");
     group.sample_size(10);

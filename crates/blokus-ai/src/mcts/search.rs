@@ -173,15 +173,17 @@ impl Searcher {
 
     /// Runs simulations until the limit; returns how many this thread ran.
     pub fn search(&mut self, ctx: &Context, limit: Limit) -> u64 {
-        /// Simulations claimed at a time (and between two looks at the clock).
-        const CHUNK: u64 = 16;
+        // Claiming a few simulations at a time keeps the shared counter cold; with a
+        // deadline, one at a time so the clock is read after every simulation (a read
+        // costs far less than a simulation) and the budget is not overrun.
+        let chunk = if limit.deadline.is_some() { 1 } else { 16 };
         let root_pos = self.root_pos.clone().expect("set_root first");
         let mut done = 0;
         loop {
             if limit.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            let n = limit.claim(CHUNK);
+            let n = limit.claim(chunk);
             if n == 0 {
                 break;
             }
