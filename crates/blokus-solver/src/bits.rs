@@ -47,6 +47,14 @@ impl Bits {
         }
     }
 
+    /// Keeps only the indices also in `o`.
+    #[inline]
+    pub fn intersect_with(&mut self, o: &Bits) {
+        for k in 0..4 {
+            self.0[k] &= o.0[k];
+        }
+    }
+
     /// Removes every index of `o`.
     #[inline]
     pub fn subtract(&mut self, o: &Bits) {

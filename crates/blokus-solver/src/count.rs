@@ -74,7 +74,8 @@ pub fn count(tiling: Tiling, progress: &mut dyn FnMut(&Stats)) -> Result<Count, 
                 .into(),
         ));
     }
-    let engine = Engine::new(tiling, 0)?;
+    let mut engine = Engine::new(tiling, 0)?;
+    engine.ordered = false;
     let (w, h) = (engine.tiling.width, engine.tiling.height);
     let syms = symmetries(w, h);
     let mut stats = Stats::default();
@@ -131,7 +132,7 @@ pub fn count(tiling: Tiling, progress: &mut dyn FnMut(&Stats)) -> Result<Count, 
         let symmetric = orbit.len() < syms.len();
         done.extend(orbit);
         let mut s = engine.start_state();
-        engine.apply(&mut s, p, 0);
+        engine.apply(&mut s, p, crate::colour::NONE);
         if symmetric {
             let mut seen = HashSet::new();
             let _ = engine.search(

@@ -17,4 +17,5 @@ pub mod count;
 pub mod fill;
 pub mod play;
 pub mod puzzle;
+mod restart;
 pub mod tiling;

@@ -4,11 +4,15 @@
 //! The search is Algorithm X on bitsets. Each node covers the empty cell with the fewest
 //! fitting placements among the lowest empty cell (scanning along the rectangle's short
 //! side) and the cells around the latest placements: Knuth's heuristic where few options
-//! are likely, without counting every cell. Empty regions cut off by the last placement
-//! must have an area the remaining pieces can fill. Search times have a heavy tail, so
-//! the search restarts with a reshuffled order after a growing node budget. Colours
-//! (one copy of each piece per colour, and the strict rule) are assigned to each tiling
-//! found, by the `colour` module.
+//! are likely, without counting every cell. At that cell, kinds with more copies left are
+//! tried first, so that no shape runs out early and leaves holes only it could fill.
+//! Empty regions cut off by the last placement must have an area the remaining pieces
+//! can fill. Search times have a heavy tail, so the search restarts with a reshuffled
+//! order after node budgets that follow the Luby sequence ([`crate::restart`]).
+//!
+//! Colours (one copy of each piece per colour) are given to a plain tiling once it is
+//! found; under the strict rule the search keeps the pieces placed so far coloured and
+//! abandons a partial tiling as soon as they cannot be (see [`crate::colour`]).
 
 use std::ops::ControlFlow;
 
@@ -19,6 +23,8 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use crate::bits::{Bits, MAX_TILING_CELLS};
+use crate::colour::{self, NoColouring, Palette, MAX_COLOURS, MAX_KINDS, MAX_PIECES, NONE};
+use crate::restart;
 
 /// One kind of piece in a tiling: a shape used `count` times.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,6 +126,18 @@ pub(crate) enum Outcome {
 pub struct Stats {
     /// Placements tried.
     pub nodes: u64,
+    /// Restarts with a new order.
+    pub restarts: u64,
+    /// Strict rule: times every piece had to be coloured again.
+    pub recolourings: u64,
+    /// Strict rule: of those, times a piece or two changing colour sufficed.
+    pub repairs: u64,
+    /// Strict rule: partial tilings abandoned because their pieces cannot be coloured.
+    pub colour_dead_ends: u64,
+    /// Strict rule: of those, colourings given up undecided.
+    pub colour_give_ups: u64,
+    /// Strict rule: backtracking steps spent colouring pieces again.
+    pub colour_steps: u64,
 }
 
 /// How often (in nodes) the progress callback is called.
@@ -240,23 +258,46 @@ pub struct Engine {
     /// Per cell, the placements covering it.
     cover: Vec<Vec<u32>>,
     neighbours: Vec<Vec<u16>>,
+    /// Colours in play (0: a colourless tiling).
     colours: usize,
+    /// Whether the search keeps the pieces placed so far coloured (the strict rule);
+    /// else a found tiling is coloured afterwards, which always succeeds.
+    colour_in_search: bool,
+    /// The order in which a new piece's colours are tried, reshuffled with the
+    /// placements.
+    colour_order: [u8; MAX_COLOURS],
+    /// Whether to try kinds with more copies left first (pointless when counting every
+    /// tiling).
+    pub(crate) ordered: bool,
     seed: u64,
 }
 
-/// Nodes of the first attempt before a restart.
-const RESTART_BUDGET: u64 = 20_000;
-/// Steps allowed to colour one tiling.
-const COLOUR_LIMIT: u64 = 100_000;
-/// Attempts after which the search runs to the end.
-const MAX_RESTARTS: u64 = 30;
+/// Nodes per step of the Luby restart sequence (see [`crate::restart`]): a few
+/// milliseconds, well below the typical time to a solution.
+const RESTART_UNIT: u64 = 10_000;
+/// Backtracking steps allowed to colour the pieces again (strict rule). Most
+/// colourings are found in a few dozen steps; a partial tiling whose colouring takes
+/// longer is treated as a dead end, which costs fewer nodes than proving it one
+/// (measured on `penta_15x16 --strict`). An attempt that ended after such a guess
+/// proves nothing, so the next one doubles the limit: "no solution" stays exact.
+const RECOLOUR_LIMIT: u64 = 150;
 
 /// The mutable state of a search.
 #[derive(Clone)]
 pub(crate) struct State {
     pub(crate) covered: Bits,
     pub(crate) remaining: Vec<u8>,
+    /// (placement, colour or [`NONE`]) in placement order.
     pub(crate) stack: Vec<(u32, u8)>,
+    /// The colours of the stack's pieces at a glance.
+    palette: Palette,
+    /// Placements at the bottom of the stack whose colours are given (a hint's position).
+    fixed: usize,
+    /// Steps allowed to colour every piece again.
+    recolour_limit: u64,
+    /// Whether a colouring was given up undecided (then an exhausted search proves
+    /// nothing).
+    gave_up: bool,
 }
 
 impl Engine {
@@ -282,24 +323,26 @@ impl Engine {
                 pieces: area,
             });
         }
-        let colours = match &tiling.colours {
-            Some(c) => {
-                if c.is_empty() || c.len() > 4 || tiling.kinds.iter().any(|k| k.count != c.len()) {
-                    return Err(TilingError::BadColours(
+        let colours =
+            match &tiling.colours {
+                Some(c) => {
+                    if c.is_empty()
+                        || c.len() > MAX_COLOURS
+                        || tiling.kinds.iter().any(|k| k.count != c.len())
+                    {
+                        return Err(TilingError::BadColours(
                         "coloured tilings need 1 to 4 colours and one copy of each piece per colour"
                             .into(),
                     ));
+                    }
+                    c.len()
                 }
-                c.len()
-            }
-            None if tiling.strict => {
-                return Err(TilingError::BadColours(
+                None if tiling.strict => return Err(TilingError::BadColours(
                     "the strict rule needs coloured pieces (puzzles tetro_8x10 and penta_15x16)"
                         .into(),
-                ))
-            }
-            None => 0,
-        };
+                )),
+                None => 0,
+            };
         // Scan along the short side: index = long * short + across.
         let short = w.min(h);
         let index = |x: usize, y: usize| if h <= w { x * h + y } else { y * w + x };
@@ -367,6 +410,13 @@ impl Engine {
                 return Err(TilingError::PieceDoesNotFit(kind.name.clone()));
             }
         }
+        let n_pieces: usize = tiling.kinds.iter().map(|k| k.count).sum();
+        if colours > 0 && (tiling.kinds.len() > MAX_KINDS || n_pieces > MAX_PIECES) {
+            return Err(TilingError::BadColours(format!(
+                "coloured tilings have at most {MAX_KINDS} piece kinds and {MAX_PIECES} pieces"
+            )));
+        }
+        let colour_in_search = colours > 0 && tiling.strict;
         let mut engine = Engine {
             tiling,
             n,
@@ -374,6 +424,9 @@ impl Engine {
             cover,
             neighbours,
             colours,
+            colour_in_search,
+            colour_order: [0, 1, 2, 3],
+            ordered: true,
             seed,
         };
         if seed != 0 {
@@ -392,22 +445,55 @@ impl Engine {
             covered: Bits::EMPTY,
             remaining: self.tiling.kinds.iter().map(|k| k.count as u8).collect(),
             stack: Vec::new(),
+            palette: Palette::new(self.colours, self.tiling.strict),
+            fixed: 0,
+            recolour_limit: RECOLOUR_LIMIT,
+            gave_up: false,
         }
     }
 
-    /// Places `p` in colour `c` (trusted).
+    /// Places `p` in colour `c` ([`NONE`]: uncoloured), trusting that it fits.
     pub(crate) fn apply(&self, s: &mut State, p: u32, c: u8) {
         let pl = &self.places[p as usize];
         s.covered.union_with(&pl.bits);
         s.remaining[pl.kind as usize] -= 1;
+        if c != NONE {
+            s.palette.place(pl.kind as usize, c, &pl.around);
+        }
         s.stack.push((p, c));
     }
 
+    /// Takes the latest placement off the board (its colour stays in the palette: the
+    /// search restores the palette it saved).
     fn undo(&self, s: &mut State) {
         let (p, _) = s.stack.pop().expect("a placement to undo");
         let pl = &self.places[p as usize];
         s.covered.subtract(&pl.bits);
         s.remaining[pl.kind as usize] += 1;
+    }
+
+    /// The state after `prefix`, or `None` if the prefix itself breaks a rule (overlap,
+    /// a piece too many, a colour's second copy of a kind, the strict rule).
+    fn state_after(&self, prefix: &[(u32, u8)]) -> Option<State> {
+        let mut s = self.start_state();
+        for &(p, c) in prefix {
+            let pl = self.places.get(p as usize)?;
+            if !self.fits(&s, p) {
+                return None;
+            }
+            if self.colours > 0 {
+                let ok = (c as usize) < self.colours
+                    && s.palette.allowed(pl.kind as usize, &pl.bits) >> c & 1 != 0;
+                if !ok {
+                    return None;
+                }
+            } else if c != NONE {
+                return None;
+            }
+            self.apply(&mut s, p, c);
+        }
+        s.fixed = prefix.len();
+        Some(s)
     }
 
     /// Whether every empty region next to placement `p` that is smaller than a cap has
@@ -478,11 +564,18 @@ impl Engine {
         true
     }
 
-    /// Whether placement `p` can go on the board now.
+    /// Whether placement `p` can go on the board now (ignoring colours).
     #[inline]
     fn fits(&self, s: &State, p: u32) -> bool {
         let pl = &self.places[p as usize];
         s.remaining[pl.kind as usize] > 0 && pl.bits.is_disjoint(&s.covered)
+    }
+
+    /// Whether placement `p` can take a colour without changing any placed piece's.
+    #[inline]
+    fn has_open_colour(&self, s: &State, p: u32) -> bool {
+        let pl = &self.places[p as usize];
+        s.palette.allowed(pl.kind as usize, &pl.bits) != 0
     }
 
     /// Placements that fit at `cell`, counting no further than `limit`.
@@ -548,10 +641,25 @@ impl Engine {
         let Some(a) = self.choose_cell(s, first) else {
             return ControlFlow::Continue(());
         };
-        for &p in &self.cover[a] {
-            if self.fits(s, p) {
-                self.step(s, p, stats, found, progress, limit, out_of_budget)?;
-            }
+        // Kinds with more copies left first: a search that uses up some kinds early
+        // is left with few shapes for the last holes. Under the strict rule, first the
+        // placements the current colours leave a colour for (the others need the
+        // pieces coloured again and are likelier dead ends).
+        let mut order: Vec<(u32, u32)> = self.cover[a]
+            .iter()
+            .filter(|&&p| self.fits(s, p))
+            .map(|&p| {
+                let kind = self.places[p as usize].kind as usize;
+                let closed = self.colour_in_search && !self.has_open_colour(s, p);
+                let key = (closed as u32) << 8 | (255 - s.remaining[kind] as u32);
+                (key, p)
+            })
+            .collect();
+        if self.ordered {
+            order.sort_by_key(|&(k, _)| k);
+        }
+        for (_, p) in order {
+            self.step(s, p, stats, found, progress, limit, out_of_budget)?;
         }
         ControlFlow::Continue(())
     }
@@ -575,53 +683,180 @@ impl Engine {
             *out_of_budget = true;
             return ControlFlow::Break(());
         }
-        self.apply(s, p, 0);
-        let r = if self.regions_ok(s, p) {
+        let palette = s.palette;
+        self.apply(s, p, NONE);
+        let mut before = None;
+        let r = if self.regions_ok(s, p) && self.colour_latest(s, stats, &mut before) {
             self.search(s, stats, found, progress, limit, out_of_budget)
         } else {
             ControlFlow::Continue(())
         };
+        if let Some(before) = before {
+            for (e, c) in s.stack.iter_mut().zip(before) {
+                e.1 = c;
+            }
+        }
+        s.palette = palette;
         self.undo(s);
         r
     }
 
-    /// Colours a found tiling (keeping the colours of the first `fixed` placements).
-    fn colour(&self, stack: &[(u32, u8)], fixed: usize) -> Option<Vec<u8>> {
-        self.try_colour(stack, fixed, COLOUR_LIMIT).ok()
+    /// Strict rule: colours the latest placement, colouring every piece again if it
+    /// has no colour left; `false` if the pieces cannot be coloured (a dead end).
+    /// Colours changed on the way are saved in `before`. Other tilings: nothing to do.
+    fn colour_latest(
+        &self,
+        s: &mut State,
+        stats: &mut Stats,
+        before: &mut Option<Vec<u8>>,
+    ) -> bool {
+        if !self.colour_in_search {
+            return true;
+        }
+        let last = s.stack.len() - 1;
+        let p = s.stack[last].0 as usize;
+        let pl = &self.places[p];
+        let kind = pl.kind as usize;
+        let open = s.palette.allowed(kind, &pl.bits);
+        if open != 0 {
+            let c = self.pick_colour(s, open, &pl.around);
+            s.stack[last].1 = c;
+            s.palette.place(kind, c, &pl.around);
+            return true;
+        }
+        stats.recolourings += 1;
+        let mut colours: Vec<u8> = s.stack.iter().map(|&(_, c)| c).collect();
+        if self.repair(s, &mut colours) {
+            stats.repairs += 1;
+        } else {
+            let conflicts = self.conflicts(&s.stack);
+            let hint = colours.clone();
+            for c in &mut colours[s.fixed..] {
+                *c = NONE;
+            }
+            if let Err(why) = colour::recolour(
+                &conflicts,
+                self.colours,
+                &mut colours,
+                &hint,
+                s.recolour_limit,
+                &mut stats.colour_steps,
+            ) {
+                stats.colour_dead_ends += 1;
+                if why == NoColouring::GaveUp {
+                    stats.colour_give_ups += 1;
+                    s.gave_up = true;
+                }
+                return false;
+            }
+        }
+        *before = Some(s.stack.iter().map(|&(_, c)| c).collect());
+        s.palette.clear();
+        for (e, c) in s.stack.iter_mut().zip(colours) {
+            e.1 = c;
+            let pl = &self.places[e.0 as usize];
+            s.palette.place(pl.kind as usize, c, &pl.around);
+        }
+        true
     }
 
-    /// Colours placements, keeping the colours of the first `fixed`, within `limit` steps.
-    fn try_colour(
-        &self,
-        stack: &[(u32, u8)],
-        fixed: usize,
-        limit: u64,
-    ) -> Result<Vec<u8>, crate::colour::NoColouring> {
-        if self.colours == 0 {
-            return Ok(vec![0; stack.len()]);
+    /// Of the `open` colours for a new piece with neighbour cells `around`, the one
+    /// that restricts the empty cells around it least: the colour already barred from
+    /// most of them (ties: the seed's colour order).
+    fn pick_colour(&self, s: &State, open: u8, around: &Bits) -> u8 {
+        let mut best = (NONE, 0usize);
+        for &c in &self.colour_order[..self.colours] {
+            if open >> c & 1 != 0 {
+                let mut barred = s.palette.barred(c);
+                barred.intersect_with(around);
+                barred.subtract(&s.covered);
+                let score = barred.len() + 1;
+                if score > best.1 {
+                    best = (c, score);
+                }
+            }
+        }
+        best.0
+    }
+
+    /// Whether piece `j` of the stack conflicts with piece `i`.
+    #[inline]
+    fn in_conflict(&self, stack: &[(u32, u8)], i: usize, j: usize) -> bool {
+        let a = &self.places[stack[i].0 as usize];
+        let b = &self.places[stack[j].0 as usize];
+        i != j && (a.kind == b.kind || (self.tiling.strict && !a.around.is_disjoint(&b.bits)))
+    }
+
+    /// The colours worn by pieces in conflict with piece `i`.
+    fn worn_around(&self, stack: &[(u32, u8)], colours: &[u8], i: usize) -> u8 {
+        (0..stack.len())
+            .filter(|&j| colours[j] != NONE && self.in_conflict(stack, i, j))
+            .fold(0, |m, j| m | 1 << colours[j])
+    }
+
+    /// A cheap repair for the latest piece, which has no colour left: for some colour,
+    /// every piece wearing it in conflict with the new one moves to another colour its
+    /// own conflicts leave. Sets `colours` (the new piece's included) on success.
+    fn repair(&self, s: &State, colours: &mut [u8]) -> bool {
+        let last = colours.len() - 1;
+        for &c in &self.colour_order[..self.colours] {
+            let blockers: Vec<usize> = (0..last)
+                .filter(|&j| colours[j] == c && self.in_conflict(&s.stack, last, j))
+                .collect();
+            if blockers.iter().any(|&j| j < s.fixed) {
+                continue;
+            }
+            let saved: Vec<u8> = blockers.iter().map(|&j| colours[j]).collect();
+            // The new piece takes c first, so no blocker can move back to it.
+            colours[last] = c;
+            let mut ok = true;
+            for &j in &blockers {
+                let worn = self.worn_around(&s.stack, colours, j) | 1 << c;
+                let free = !worn & ((1u16 << self.colours) - 1) as u8;
+                if free == 0 {
+                    ok = false;
+                    break;
+                }
+                colours[j] = free.trailing_zeros() as u8;
+            }
+            if ok {
+                return true;
+            }
+            for (&j, &old) in blockers.iter().zip(&saved) {
+                colours[j] = old;
+            }
+            colours[last] = NONE;
+        }
+        false
+    }
+
+    /// Per placed piece, the pieces it must not share a colour with: copies of its
+    /// kind, and (strict rule) its edge neighbours.
+    fn conflicts(&self, stack: &[(u32, u8)]) -> Vec<u128> {
+        let mut out = vec![0u128; stack.len()];
+        for i in 0..stack.len() {
+            for j in i + 1..stack.len() {
+                if self.in_conflict(stack, i, j) {
+                    out[i] |= 1 << j;
+                    out[j] |= 1 << i;
+                }
+            }
+        }
+        out
+    }
+
+    /// The colours of a finished tiling: as searched (strict), or filled in around the
+    /// colours given beforehand (plain); `None` only if those cannot be kept.
+    fn final_colours(&self, stack: &[(u32, u8)]) -> Option<Vec<u8>> {
+        let colours: Vec<u8> = stack.iter().map(|&(_, c)| c).collect();
+        if self.colours == 0 || self.colour_in_search {
+            return Some(colours);
         }
         let kinds: Vec<usize> = stack
             .iter()
             .map(|&(p, _)| self.places[p as usize].kind as usize)
             .collect();
-        let adjacent: Vec<Vec<usize>> = stack
-            .iter()
-            .map(|&(p, _)| {
-                let around = &self.places[p as usize].around;
-                (0..stack.len())
-                    .filter(|&j| !self.places[stack[j].0 as usize].bits.is_disjoint(around))
-                    .collect()
-            })
-            .collect();
-        let pre: Vec<Option<u8>> = stack[..fixed].iter().map(|&(_, c)| Some(c)).collect();
-        crate::colour::assign(
-            &kinds,
-            &adjacent,
-            self.colours,
-            self.tiling.strict,
-            &pre,
-            limit,
-        )
+        colour::fill_in(&kinds, &colours, self.colours)
     }
 
     /// Turns a coloured search stack into placements.
@@ -664,11 +899,12 @@ impl Engine {
     }
 
     /// Finds a solution extending `prefix` (indices into the placement table with
-    /// colours), giving up after `max_nodes` placements tried (0: never).
+    /// colours, [`NONE`] in colourless tilings), giving up after `max_nodes` placements
+    /// tried (0: never).
     ///
     /// Search times of exact cover have a heavy tail, so the search restarts with a new
-    /// order (derived from the seed) after a node budget that grows by half each time;
-    /// the last attempts are unbounded, so the search stays complete.
+    /// order (derived from the seed) after node budgets that follow the Luby sequence;
+    /// the budgets grow without bound, so the search stays complete.
     pub(crate) fn solve_from(
         &mut self,
         prefix: &[(u32, u8)],
@@ -676,20 +912,18 @@ impl Engine {
         progress: &mut dyn FnMut(&Stats),
     ) -> (Outcome, Stats) {
         let mut stats = Stats::default();
-        let mut budget = RESTART_BUDGET;
+        let Some(mut start) = self.state_after(prefix) else {
+            return (Outcome::NoSolution, stats);
+        };
         for attempt in 0u64.. {
             if attempt > 0 {
+                stats.restarts += 1;
                 self.shuffle(self.seed ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             }
-            let mut s = self.start_state();
-            for &(p, c) in prefix {
-                self.apply(&mut s, p, c);
-            }
-            let mut limit = if attempt >= MAX_RESTARTS {
-                u64::MAX
-            } else {
-                stats.nodes + budget
-            };
+            let mut s = start.clone();
+            let mut limit = stats
+                .nodes
+                .saturating_add(restart::budget(RESTART_UNIT, attempt));
             if max_nodes > 0 {
                 limit = limit.min(max_nodes);
             }
@@ -698,12 +932,13 @@ impl Engine {
             let _ = self.search(
                 &mut s,
                 &mut stats,
-                &mut |stack| match self.colour(stack, prefix.len()) {
+                &mut |stack| match self.final_colours(stack) {
                     Some(colours) => {
                         out = Some(self.placements(stack, &colours));
                         ControlFlow::Break(())
                     }
-                    // Not colourable under the rules: look for another tiling.
+                    // The prefix's colours cannot be kept (checked above, so not
+                    // expected): look on.
                     None => ControlFlow::Continue(()),
                 },
                 &mut |st: &Stats| {
@@ -716,14 +951,17 @@ impl Engine {
                 return (Outcome::Found(found), stats);
             }
             if !out_of_budget {
-                return (Outcome::NoSolution, stats);
+                if !s.gave_up {
+                    return (Outcome::NoSolution, stats);
+                }
+                // Some colouring was left undecided: look again, more patiently.
+                start.recolour_limit = start.recolour_limit.saturating_mul(2);
             }
             if max_nodes > 0 && stats.nodes >= max_nodes {
                 return (Outcome::GaveUp, stats);
             }
-            budget += budget / 2;
         }
-        unreachable!("the last attempt is unbounded")
+        unreachable!("the budgets grow until an attempt ends")
     }
 
     fn shuffle(&mut self, seed: u64) {
@@ -731,6 +969,7 @@ impl Engine {
         for list in &mut self.cover {
             list.shuffle(&mut rng);
         }
+        self.colour_order[..self.colours].shuffle(&mut rng);
     }
 }
 
@@ -822,6 +1061,127 @@ mod tests {
             Engine::new(t, 0),
             Err(TilingError::PieceDoesNotFit(_))
         ));
+    }
+
+    fn coloured(w: usize, h: usize, pieces: &str, colours: usize, strict: bool) -> Tiling {
+        let mut kinds = parse_pieces(pieces).unwrap();
+        for k in &mut kinds {
+            k.count = colours;
+        }
+        Tiling {
+            width: w,
+            height: h,
+            kinds,
+            colours: Some((0..colours).map(|c| format!("c{c}")).collect()),
+            strict,
+        }
+    }
+
+    /// Checks a coloured tiling from scratch: every cell once, one copy of each kind per
+    /// colour, and (strict) no two pieces of a colour sharing an edge.
+    fn assert_valid(t: &Tiling, sol: &[TilePlacement]) {
+        let mut owner = vec![None; t.width * t.height];
+        let mut copies = std::collections::HashSet::new();
+        for (i, p) in sol.iter().enumerate() {
+            assert_eq!(p.cells.len(), t.kinds[p.kind].size());
+            let c = p.colour.expect("coloured");
+            assert!(
+                copies.insert((p.kind, c)),
+                "colour {c} has kind {} twice",
+                p.kind
+            );
+            for &(x, y) in &p.cells {
+                assert!(owner[y * t.width + x].replace(i).is_none(), "overlap");
+            }
+        }
+        assert!(owner.iter().all(Option::is_some), "a cell is uncovered");
+        if t.strict {
+            for y in 0..t.height {
+                for x in 0..t.width {
+                    let a = owner[y * t.width + x].unwrap();
+                    for (x2, y2) in [(x + 1, y), (x, y + 1)] {
+                        if x2 < t.width && y2 < t.height {
+                            let b = owner[y2 * t.width + x2].unwrap();
+                            assert!(
+                                a == b || sol[a].colour != sol[b].colour,
+                                "pieces {a} and {b} share a colour and an edge"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strict_solutions_obey_the_rule() {
+        for seed in 0..6 {
+            let t = coloured(8, 10, "tetrominoes", 4, true);
+            let (sol, _) = solve(t.clone(), seed, &mut |_| {}).unwrap();
+            assert_valid(&t, &sol.expect("tetro_8x10 strict has solutions"));
+        }
+        let t = coloured(15, 16, "pentominoes", 4, true);
+        let (sol, stats) = solve(t.clone(), 1, &mut |_| {}).unwrap();
+        assert_valid(&t, &sol.expect("penta_15x16 strict has solutions"));
+        assert!(stats.recolourings > 0, "{stats:?}");
+    }
+
+    #[test]
+    fn plain_coloured_tilings_give_each_colour_one_copy() {
+        let t = coloured(15, 16, "pentominoes", 4, false);
+        let (sol, _) = solve(t.clone(), 2, &mut |_| {}).unwrap();
+        assert_valid(&t, &sol.unwrap());
+    }
+
+    #[test]
+    fn strict_search_extends_a_prefix_keeping_its_colours() {
+        let t = coloured(8, 10, "tetrominoes", 4, true);
+        let (sol, _) = solve(t.clone(), 3, &mut |_| {}).unwrap();
+        let sol = sol.unwrap();
+        let mut engine = Engine::new(t.clone(), 9).unwrap();
+        // The first pieces of a solution with the colours renamed: still a valid start.
+        let rename = [2u8, 0, 3, 1];
+        let prefix: Vec<(u32, u8)> = sol[..6]
+            .iter()
+            .map(|p| {
+                let place = engine.find_place(&p.cells).unwrap();
+                (place, rename[p.colour.unwrap()])
+            })
+            .collect();
+        let Outcome::Found(ext) = engine.solve_from(&prefix, 0, &mut |_| {}).0 else {
+            panic!("a solution extends the prefix");
+        };
+        assert_valid(&t, &ext);
+        for (p, &(place, c)) in ext.iter().zip(&prefix) {
+            assert_eq!(p.cells, engine.places[place as usize].xy);
+            assert_eq!(p.colour, Some(c as usize));
+        }
+        // Two touching pieces of one colour: no search can help.
+        let (a, b) = (0..sol.len())
+            .flat_map(|i| (0..sol.len()).map(move |j| (i, j)))
+            .find(|&(i, j)| {
+                let pi = &engine.places[engine.find_place(&sol[i].cells).unwrap() as usize];
+                let pj = &engine.places[engine.find_place(&sol[j].cells).unwrap() as usize];
+                pi.kind != pj.kind && !pi.around.is_disjoint(&pj.bits)
+            })
+            .unwrap();
+        let bad = [
+            (engine.find_place(&sol[a].cells).unwrap(), 0),
+            (engine.find_place(&sol[b].cells).unwrap(), 0),
+        ];
+        assert!(matches!(
+            engine.solve_from(&bad, 0, &mut |_| {}).0,
+            Outcome::NoSolution
+        ));
+    }
+
+    #[test]
+    fn strict_rule_can_make_a_tiling_impossible() {
+        // One colour: a domino and a monomino in a 3x1 strip must touch.
+        let t = coloured(3, 1, "2,1", 1, true);
+        assert!(solve(t, 0, &mut |_| {}).unwrap().0.is_none());
+        let t = coloured(3, 1, "2,1", 1, false);
+        assert!(solve(t, 0, &mut |_| {}).unwrap().0.is_some());
     }
 
     #[test]
