@@ -532,22 +532,38 @@ pub fn games_to_blksgf(names: [&str; 2], games: &[GameRecord]) -> String {
         .map(|g| {
             let rules = g.game.rules();
             let mut props = Vec::new();
+            let mut comments = Vec::new();
             if rules.v().players == 2 {
                 props.push(Property::new("PB", names[g.engine_of_player[0]]));
                 props.push(Property::new("PW", names[g.engine_of_player[1]]));
             } else {
-                let who: Vec<String> = g
-                    .engine_of_player
-                    .iter()
-                    .enumerate()
-                    .map(|(p, &e)| format!("player {}: {}", p + 1, names[e]))
-                    .collect();
-                props.push(Property::new("C", who.join("; ")));
+                comments.extend(
+                    g.engine_of_player
+                        .iter()
+                        .enumerate()
+                        .map(|(p, &e)| format!("player {}: {}", p + 1, names[e])),
+                );
             }
+            let position_result = || blokus_core::record::result_text(rules, g.game.position());
             let result = match &g.lost_by {
-                Some((e, why)) => format!("{} {why}", names[*e]),
-                None => blokus_core::record::result_text(rules, g.game.position()),
+                Some((e, why)) => {
+                    comments.push(format!("{} {why}", names[*e]));
+                    if rules.v().players == 2 {
+                        // SGF's convention: the winner, then R (resignation) or F (forfeit:
+                        // an illegal move or a broken engine).
+                        let loser = g.engine_of_player.iter().position(|x| x == e);
+                        let winner = if loser == Some(0) { "W" } else { "B" };
+                        let how = if why == "resigned" { "R" } else { "F" };
+                        format!("{winner}+{how}")
+                    } else {
+                        position_result()
+                    }
+                }
+                None => position_result(),
             };
+            if !comments.is_empty() {
+                props.push(Property::new("C", comments.join("; ")));
+            }
             props.push(Property::new("GN", format!("game {}", g.index + 1)));
             props.push(Property::new("RE", result));
             blksgf::to_tree(&g.game, &props)
@@ -615,6 +631,27 @@ mod tests {
         assert!(s.wins[0] >= 3, "{s:?}");
         let text = games_to_blksgf(["greedy", "random"], &games);
         assert_eq!(sgf::parse(&text).unwrap().len(), 4);
+    }
+
+    #[test]
+    fn a_resignation_is_recorded_as_the_winner_plus_r() {
+        let rules = Rules::by_name("duo").unwrap();
+        let record = |engine_of_player: Vec<usize>, lost_by: usize| GameRecord {
+            index: 0,
+            game: Game::new(rules.clone()),
+            engine_of_player,
+            lost_by: Some((lost_by, "resigned".to_string())),
+            points: [0.0, 1.0],
+            score: [0.0, 0.0],
+        };
+        // Engine 0 plays Blue (B) and resigns: White wins; seated the other way, Black.
+        let games = [record(vec![0, 1], 0), record(vec![1, 0], 0)];
+        let text = games_to_blksgf(["a", "b"], &games);
+        let trees = sgf::parse(&text).unwrap();
+        let re = |i: usize| trees[i].nodes[0].get("RE").map(str::to_string);
+        assert_eq!(re(0).as_deref(), Some("W+R"), "{text}");
+        assert_eq!(re(1).as_deref(), Some("B+R"), "{text}");
+        assert!(text.contains("C[a resigned]"), "{text}");
     }
 
     #[test]
