@@ -3,6 +3,7 @@
 mod checker;
 
 use blokus_solver::count::count;
+use blokus_solver::play::{self, Hint};
 use blokus_solver::puzzle::{self, Form, PlacementOut};
 use blokus_solver::tiling::{parse_pieces, Tiling};
 
@@ -56,6 +57,42 @@ fn penta_15x16_strict() {
 fn all_88_places_every_trigon_piece_legally() {
     let p = solve("all_88", false, false, 3);
     checker::check_board("trigon", false, &p).unwrap();
+}
+
+#[test]
+fn all_84_both_forms_several_seeds_checked() {
+    // The same seed gives the same board in both forms, so each seed tests one form.
+    for seed in 0..4 {
+        let decreasing = seed % 2 == 1;
+        let p = solve("all_84", false, decreasing, seed);
+        checker::check_board("classic", decreasing, &p)
+            .unwrap_or_else(|e| panic!("seed {seed} decreasing {decreasing}: {e}"));
+    }
+}
+
+#[test]
+fn all_84_same_seed_same_solution_and_seeds_differ() {
+    let a = solve("all_84", false, true, 4);
+    assert_eq!(a, solve("all_84", false, true, 4));
+    assert_ne!(a, solve("all_84", false, true, 5));
+}
+
+#[test]
+fn all_84_hints_continue_a_partial_solution() {
+    let info = puzzle::find("all_84").unwrap();
+    let form = Form {
+        strict: false,
+        decreasing: true,
+    };
+    let mut placed = solve("all_84", false, true, 1);
+    placed.truncate(30);
+    for _ in 0..3 {
+        match play::hint(info, form, &placed, 0, 1_000_000).unwrap() {
+            Hint::Next(p) => placed.push(p),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(play::check(info, form, &placed).is_ok());
+    }
 }
 
 #[test]
