@@ -341,6 +341,146 @@ test('spectate an AI game to the end: game-over panel with the scores', async ({
   await page.close();
 });
 
+/**
+ * Places a piece on the puzzle page the way a person does: picks it in the tray, turns
+ * it with the R and F keys until it has the wanted shape, hovers over the board and
+ * clicks. `cells` are the cell names it must cover.
+ * @param {import('playwright-core').Page} page
+ * @param {string} colour colour name
+ * @param {string} piece piece name
+ * @param {string[]} cells
+ */
+async function placePuzzlePiece(page, colour, piece, cells) {
+  await page.click(`#colours button:has-text("${colour[0].toUpperCase()}${colour.slice(1)}")`);
+  await page.click(`#tray button[data-piece="${piece}"]`);
+  // Where to aim, and in which orientation (found as a person would, by trying).
+  const plan = await page.evaluate(
+    ({ piece, cells }) => {
+      const p = /** @type {any} */ (window).puzzlePage;
+      const want = [...cells].sort().join(',');
+      const saved = p.orient.t;
+      for (let t = 0; t < p.orient.n; t++) {
+        p.orient.t = t;
+        for (let cell = 0; cell < p.puzzle.board.cells.length; cell++) {
+          const got = p.cellsAt(cell);
+          if (got && got.map((/** @type {number} */ c) => p.puzzle.board.names[c]).sort().join(',') === want) {
+            p.orient.t = saved;
+            return { t, cell, half: p.orient.n / 2 };
+          }
+        }
+      }
+      p.orient.t = saved;
+      return null;
+    },
+    { piece, cells },
+  );
+  assert(plan !== null, `${piece} can cover ${cells}`);
+  if (!plan) return;
+  const orient = () => page.evaluate(() => /** @type {any} */ (window).puzzlePage.orient.t);
+  if ((await orient()) >= plan.half !== plan.t >= plan.half) await page.keyboard.press('f');
+  for (let i = 0; i < plan.half && (await orient()) !== plan.t; i++) await page.keyboard.press('r');
+  assert((await orient()) === plan.t, 'turned to the wanted orientation');
+  const before = await page.evaluate(() => /** @type {any} */ (window).puzzlePage.placements.length);
+  const target = page.locator(`#board polygon[data-cell="${plan.cell}"]`);
+  await target.hover();
+  await page.waitForSelector('#board .ghost-cell');
+  await target.click();
+  await page.waitForFunction((n) => /** @type {any} */ (window).puzzlePage.placements.length === n + 1, before);
+}
+
+test('puzzle page: place by clicking, undo, a dead end, hints to the solved screen', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}/puzzle?id=tetro_8x10`);
+  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage?.puzzle?.id === 'tetro_8x10');
+  assert((await page.locator('#board polygon.cell').count()) === 80, 'an 8 x 10 board');
+  const filled = () => page.locator('#board polygon.cell.filled').count();
+  const placed = () => page.evaluate(() => /** @type {any} */ (window).puzzlePage.placements.length);
+
+  // A piece by clicking, shown on the board and in the list; then undone.
+  await placePuzzlePiece(page, 'blue', 'L4', ['a1', 'b1', 'c1', 'a2']);
+  assert((await filled()) === 4, 'four cells covered');
+  assert((await page.locator('#moves li').count()) === 1, 'listed');
+  assert((await page.locator('#count').innerText()).startsWith('1 /'), 'counted');
+  await page.click('#undo');
+  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage.placements.length === 0);
+  assert((await filled()) === 0, 'undo empties the board');
+
+  // A placement the server refuses (overlap) changes nothing.
+  await placePuzzlePiece(page, 'blue', 'O', ['a1', 'b1', 'a2', 'b2']);
+  await page.click('#colours button:has-text("Yellow")');
+  await page.click('#tray button[data-piece="O"]');
+  const same = await page.evaluate(() => {
+    const p = /** @type {any} */ (window).puzzlePage;
+    return p.puzzle.board.names.indexOf('b2');
+  });
+  await page.locator(`#board polygon[data-cell="${same}"]`).click();
+  await page.waitForSelector('.toast-error');
+  assert((await placed()) === 1, 'an overlapping piece is refused');
+  await page.click('#undo');
+  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage.placements.length === 0);
+
+  // A T that cuts off the corner a1: the hint says there is no solution from here.
+  await placePuzzlePiece(page, 'red', 'T4', ['a2', 'b2', 'c2', 'b1']);
+  await page.click('#hint');
+  await page.waitForFunction(() => (document.querySelector('#status')?.textContent || '').includes('No solution from here'));
+  assert((await page.locator('.toast-error').last().innerText()).includes('No solution from here'), 'told why');
+  assert((await placed()) === 1, 'nothing placed by a failed hint');
+  await shot(page, 'puzzle-no-solution');
+  await page.click('#undo');
+  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage.placements.length === 0);
+
+  // The strict form, one piece by hand, then hint after hint to the solved screen.
+  await page.check('#strict');
+  await placePuzzlePiece(page, 'green', 'I4', ['a1', 'a2', 'a3', 'a4']);
+  for (let i = 1; i < 20; i++) {
+    await page.click('#hint');
+    await page.waitForFunction((n) => /** @type {any} */ (window).puzzlePage.placements.length === n, i + 1, { timeout: 20000 });
+    if (i === 1) {
+      await page.waitForFunction(() => (document.querySelector('#status')?.textContent || '').startsWith('Hint: '));
+      const status = await page.locator('#status').innerText();
+      assert(status.includes('(2 of 20 placed)'), `the hint is shown (${status})`);
+      await shot(page, 'puzzle-hint');
+    }
+  }
+  await page.waitForSelector('#solved:not([hidden])');
+  assert((await page.locator('#solved').innerText()).includes('Solved!'), 'solved screen');
+  assert((await filled()) === 80, 'every cell covered');
+  const first = await page.evaluate(() => /** @type {any} */ (window).puzzlePage.placements[0]);
+  assert(first.piece === 'I4' && first.colour === 'green', 'the hand-placed piece stays');
+  // The server agrees: the strict tiling is complete and valid.
+  const check = await page.evaluate(async () => {
+    const p = /** @type {any} */ (window).puzzlePage;
+    const r = await fetch('/api/puzzles/tetro_8x10/check', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ placements: p.placements, strict: true }),
+    });
+    return r.json();
+  });
+  assert(check.valid && check.solved, `the server checks the solution (${JSON.stringify(check)})`);
+  await shot(page, 'puzzle-solved');
+  await page.close();
+});
+
+test('puzzle page: a strict 15 x 16 pentomino hint comes back within seconds', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}/puzzle?id=penta_15x16`);
+  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage?.puzzle?.id === 'penta_15x16');
+  await page.check('#strict');
+  const t0 = Date.now();
+  await page.click('#hint');
+  await page.waitForFunction(() => !/** @type {any} */ (window).puzzlePage.busy && !document.body.classList.contains('hint-busy'), null, { timeout: 30000 });
+  const secs = (Date.now() - t0) / 1000;
+  const n = await page.evaluate(() => /** @type {any} */ (window).puzzlePage.placements.length);
+  const status = await page.locator('#status').innerText();
+  // Either a piece of a solution or an honest "not found within the limit".
+  assert(n === 1 || status.includes('within the search limit'), `hint answered (${n} placed, "${status}")`);
+  assert(secs < 15, `hint took ${secs.toFixed(1)} s`);
+  console.log(`     penta_15x16 strict hint from the empty board: ${n === 1 ? 'a piece' : 'not found'} in ${secs.toFixed(1)} s`);
+  await shot(page, 'puzzle-penta-hint');
+  await page.close();
+});
+
 async function main() {
   const data = mkdtempSync(path.join(os.tmpdir(), 'blokus-e2e-'));
   const server = new Server(data, await freePort());

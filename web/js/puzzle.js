@@ -65,6 +65,10 @@ class PuzzlePage {
     this.solved = false;
     /** @type {Set<number>} */
     this.last = new Set();
+    /** Bumped by every restart and puzzle change: answers for an older position are dropped. */
+    this.generation = 0;
+    /** Seed of the next hint search: each request explores another order, so asking again can help. */
+    this.hintSeed = 1;
   }
 
   async start() {
@@ -81,6 +85,19 @@ class PuzzlePage {
     $('#flip').addEventListener('click', () => this.turn('flip'));
     $('#undo').addEventListener('click', () => this.undo());
     $('#hint').addEventListener('click', () => this.hint());
+    // Registered once: the board host outlives the board views of each puzzle.
+    $('#board').addEventListener(
+      'wheel',
+      (ev) => {
+        if (this.piece === null) return;
+        ev.preventDefault();
+        if (ev.deltaY > 0) this.orient.rotate();
+        else this.orient.rotateBack();
+        this.renderPicked();
+        this.renderGhost();
+      },
+      { passive: false },
+    );
     document.addEventListener('keydown', (ev) => {
       if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
       const k = ev.key.toLowerCase();
@@ -112,18 +129,6 @@ class PuzzlePage {
       },
       onTap: (cell) => this.place(cell),
     });
-    $('#board').addEventListener(
-      'wheel',
-      (ev) => {
-        if (this.piece === null) return;
-        ev.preventDefault();
-        if (ev.deltaY > 0) this.orient.rotate();
-        else this.orient.rotateBack();
-        this.renderPicked();
-        this.renderGhost();
-      },
-      { passive: false },
-    );
     this.restart();
   }
 
@@ -136,6 +141,9 @@ class PuzzlePage {
   }
 
   restart() {
+    this.generation++;
+    this.busy = false;
+    this.setBusy(false);
     this.placements = [];
     this.last = new Set();
     this.solved = false;
@@ -263,16 +271,19 @@ class PuzzlePage {
   /**
    * Asks the server to check a new list of placements and keeps it if valid.
    * @param {Placement[]} next
+   * @returns {Promise<boolean>} whether it was kept
    */
   async tryPlacements(next) {
     const p = /** @type {PuzzleDetail} */ (this.puzzle);
+    const generation = this.generation;
     this.busy = true;
     try {
       /** @type {CheckAnswer} */
       const answer = await postJson(`/api/puzzles/${p.id}/check`, { placements: next, ...this.form() });
+      if (generation !== this.generation) return false;
       if (!answer.valid) {
         this.toast(answer.message || 'Not allowed.', 'error');
-        return;
+        return false;
       }
       this.placements = next;
       const added = next[next.length - 1];
@@ -282,11 +293,24 @@ class PuzzlePage {
       this.render();
       this.setStatus(`${answer.placed} of ${answer.total} pieces placed.`);
       if (this.solved) this.showSolved();
+      return true;
     } catch (e) {
       this.toast(String(e instanceof Error ? e.message : e), 'error');
+      return false;
     } finally {
-      this.busy = false;
+      if (generation === this.generation) this.busy = false;
     }
+  }
+
+  /**
+   * Marks a hint search in progress: the hint button waits and says so.
+   * @param {boolean} on
+   */
+  setBusy(on) {
+    const b = /** @type {HTMLButtonElement} */ ($('#hint'));
+    b.disabled = on;
+    b.classList.toggle('busy', on);
+    document.body.classList.toggle('hint-busy', on);
   }
 
   undo() {
@@ -302,28 +326,42 @@ class PuzzlePage {
   async hint() {
     if (this.busy || this.solved || !this.puzzle) return;
     const p = this.puzzle;
+    const generation = this.generation;
     this.busy = true;
+    this.setBusy(true);
     this.setStatus('Looking for a solution from here…');
     /** @type {HintAnswer|null} */
     let answer = null;
     try {
-      answer = await postJson(`/api/puzzles/${p.id}/hint`, { placements: this.placements, ...this.form() });
+      answer = await postJson(`/api/puzzles/${p.id}/hint`, { placements: this.placements, ...this.form(), seed: this.hintSeed++ });
     } catch (e) {
-      this.toast(String(e instanceof Error ? e.message : e), 'error');
+      if (generation === this.generation) this.toast(String(e instanceof Error ? e.message : e), 'error');
     } finally {
-      this.busy = false;
+      if (generation === this.generation) {
+        this.busy = false;
+        this.setBusy(false);
+      }
     }
-    if (!answer) return;
+    // The position changed while the server searched (restart, another puzzle).
+    if (!answer || generation !== this.generation) return;
     if (answer.status === 'next' && answer.placement) {
       const pl = answer.placement;
       this.colour = Math.max(0, p.board.colours.indexOf(pl.colour));
-      this.toast(`Hint: ${title(pl.colour)} ${pl.piece} at ${pl.cells.join(',')}`, 'info');
-      await this.tryPlacements([...this.placements, pl]);
+      // Shown in the status line (toasts would pile up over the buttons when hints
+      // are taken one after another); the piece itself is marked as the last one.
+      const kept = await this.tryPlacements([...this.placements, pl]);
+      if (kept && !this.solved) {
+        this.setStatus(`Hint: ${title(pl.colour)} ${pl.piece} at ${pl.cells.join(',')} (${this.placements.length} of ${this.total()} placed)`);
+      }
     } else if (answer.status === 'solved') {
       this.showSolved();
+    } else if (answer.status === 'no_solution') {
+      this.setStatus('No solution from here.');
+      this.toast('No solution from here: no way to finish the puzzle with these pieces where they are. Try undoing some pieces.', 'error');
     } else {
-      this.setStatus(answer.message || 'No solution from here.');
-      this.toast(`${answer.message || 'No solution from here.'} Try undoing some pieces.`, 'error');
+      const text = answer.message || 'No solution found from here within the search limit.';
+      this.setStatus(text);
+      this.toast(text, 'error');
     }
   }
 
@@ -445,12 +483,20 @@ class PuzzlePage {
       h('li', {}, [h('span', { class: 'chip', style: `background:${colourHex(pl.colour)}` }), h('b', {}, [pl.piece]), ' ', h('span', { class: 'cells' }, [pl.cells.join(',')])]),
     );
     $('#moves').replaceChildren(...items);
-    const total = /** @type {PuzzleDetail} */ (this.puzzle).board.pieces.length * /** @type {PuzzleDetail} */ (this.puzzle).board.colours.length;
-    $('#count').textContent = `${this.placements.length} / ${total}`;
+    $('#count').textContent = `${this.placements.length} / ${this.total()}`;
+  }
+
+  /** Pieces of the whole puzzle. */
+  total() {
+    const p = /** @type {PuzzleDetail} */ (this.puzzle);
+    return p.board.pieces.length * p.board.colours.length;
   }
 }
 
-new PuzzlePage().start().catch((e) => {
+const page = new PuzzlePage();
+// For the end-to-end tests and the console, as on the game page.
+/** @type {any} */ (window).puzzlePage = page;
+page.start().catch((e) => {
   const el = document.getElementById('status');
   if (el) el.textContent = `Could not load the puzzles: ${e instanceof Error ? e.message : e}`;
 });

@@ -12,26 +12,63 @@
 //! - `POST /api/puzzles/{id}/hint` `{placements, strict?, decreasing?, seed?}`:
 //!   `{status: "next", placement}`, `{status: "solved"}`, `{status: "no_solution"}` or
 //!   `{status: "not_found"}` (the search gave up within its limit).
+//!
+//! Hints remember the last solutions they found: a position that a known solution (or,
+//! for a tiling, a mirror image of it with the colours renamed) extends gets its next
+//! piece at once, so asking for hint after hint costs one search.
 
 use axum::extract::Path;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use blokus_core::piece::{normalize, symmetry_count, transform};
 use blokus_core::GridKind;
-use blokus_solver::play::{self, Hint};
+use blokus_solver::play::{self, Completion, Hint, Limits};
 use blokus_solver::puzzle::{self, Form, PlacementOut, PuzzleInfo, COLOURS};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::Mutex;
+use std::time::Duration;
 use tokio::sync::Semaphore;
 
 use crate::error::AppError;
 
-/// Placements a hint may try on a tiling (about a second).
-const TILING_HINT_NODES: u64 = 2_000_000;
+/// Time a hint may search on a tiling.
+const TILING_HINT_TIME: Duration = Duration::from_secs(2);
 /// Placements a hint may try on a game board (a few seconds).
 const BOARD_HINT_NODES: u64 = 20_000;
 /// Hints searched at once; more wait, so hints cannot starve the games.
 static HINT_SLOTS: Semaphore = Semaphore::const_new(1);
+/// Solutions remembered per puzzle and form.
+const KNOWN_PER_FORM: usize = 4;
+/// Solutions found by hints, newest last: (puzzle id, form, solution).
+static KNOWN: Mutex<Vec<(&'static str, Form, Vec<PlacementOut>)>> = Mutex::new(Vec::new());
+
+/// A remembered solution that extends the placements, if any.
+fn known_extension(
+    p: &PuzzleInfo,
+    form: Form,
+    placements: &[PlacementOut],
+) -> Option<Vec<PlacementOut>> {
+    let known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+    known
+        .iter()
+        .rev()
+        .filter(|(id, f, _)| *id == p.id && *f == form)
+        .find_map(|(_, _, sol)| play::extend_with(p, sol, placements))
+}
+
+/// Remembers a solution, forgetting the oldest of its puzzle and form beyond
+/// [`KNOWN_PER_FORM`].
+fn remember(p: &PuzzleInfo, form: Form, solution: Vec<PlacementOut>) {
+    let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+    let same = |(id, f, _): &(&'static str, Form, Vec<PlacementOut>)| *id == p.id && *f == form;
+    if known.iter().filter(|k| same(k)).count() >= KNOWN_PER_FORM {
+        if let Some(i) = known.iter().position(same) {
+            known.remove(i);
+        }
+    }
+    known.push((p.id, form, solution));
+}
 
 /// The puzzle routes.
 pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
@@ -185,23 +222,39 @@ async fn hint(Path(id): Path<String>, Json(r): Json<PlayRequest>) -> Result<Json
         .acquire()
         .await
         .map_err(|_| AppError::Internal("hint slots closed".into()))?;
-    let max_nodes = if p.variant.is_some() {
-        BOARD_HINT_NODES
+    let limits = if p.variant.is_some() {
+        Limits {
+            max_nodes: BOARD_HINT_NODES,
+            max_time: None,
+        }
     } else {
-        TILING_HINT_NODES
+        Limits {
+            max_nodes: 0,
+            max_time: Some(TILING_HINT_TIME),
+        }
     };
-    let answer =
-        tokio::task::spawn_blocking(move || play::hint(p, form, &r.placements, r.seed, max_nodes))
-            .await
-            .map_err(|e| AppError::Internal(format!("hint search failed: {e}")))?
-            .map_err(|refusal| AppError::BadRequest(refusal.to_string()))?;
+    let answer = tokio::task::spawn_blocking(move || {
+        // Check first: a remembered solution must never excuse a broken position.
+        play::check(p, form, &r.placements)?;
+        if let Some(solution) = known_extension(p, form, &r.placements) {
+            return Ok(play::hint_of(&r.placements, Completion::Found(solution)));
+        }
+        let completion = play::complete(p, form, &r.placements, r.seed, limits)?;
+        if let Completion::Found(solution) = &completion {
+            remember(p, form, solution.clone());
+        }
+        Ok::<_, play::Refusal>(play::hint_of(&r.placements, completion))
+    })
+    .await
+    .map_err(|e| AppError::Internal(format!("hint search failed: {e}")))?
+    .map_err(|refusal| AppError::BadRequest(refusal.to_string()))?;
     Ok(Json(match answer {
         Hint::Next(placement) => json!({"status": "next", "placement": placement}),
         Hint::Solved => json!({"status": "solved"}),
         Hint::NoSolution => json!({"status": "no_solution", "message": "no solution from here"}),
         Hint::NotFound => json!({
             "status": "not_found",
-            "message": "no solution found from here within the search limit",
+            "message": "no solution found from here within the search limit (there may still be one: ask again, or undo some pieces)",
         }),
     }))
 }

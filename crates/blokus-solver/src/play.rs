@@ -4,6 +4,7 @@
 use blokus_core::notation::{parse_move, piece_name};
 use blokus_core::{BoardShape, Game, Move, MoveTable, PieceSetId};
 use serde::Serialize;
+use std::time::{Duration, Instant};
 
 use crate::fill::{self, FillOptions};
 use crate::puzzle::{cell_name, Form, PlacementOut, PuzzleInfo, COLOURS};
@@ -226,6 +227,29 @@ pub fn check(
     })
 }
 
+/// How long a hint may search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Placements tried at most (0: no limit).
+    pub max_nodes: u64,
+    /// Wall-clock time at most (tilings; placement puzzles count nodes only).
+    pub max_time: Option<Duration>,
+}
+
+/// The answer of a search from a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// A whole solution: the position's placements, then the rest in an order that
+    /// obeys the rules.
+    Found(Vec<PlacementOut>),
+    /// The puzzle is already solved.
+    Solved,
+    /// No solution extends the position.
+    NoSolution,
+    /// The search found no solution within its limits (there may still be one).
+    NotFound,
+}
+
 /// The next piece of a solution extending the placements, searching at most
 /// `max_nodes` placements.
 ///
@@ -238,9 +262,47 @@ pub fn hint(
     seed: u64,
     max_nodes: u64,
 ) -> Result<Hint, Refusal> {
+    let limits = Limits {
+        max_nodes,
+        max_time: None,
+    };
+    Ok(hint_of(
+        placements,
+        complete(info, form, placements, seed, limits)?,
+    ))
+}
+
+/// The hint a completion gives: the first piece of the solution after `placements`.
+pub fn hint_of(placements: &[PlacementOut], completion: Completion) -> Hint {
+    match completion {
+        Completion::Found(solution) => match solution.get(placements.len()) {
+            Some(next) => Hint::Next(next.clone()),
+            None => Hint::Solved,
+        },
+        Completion::Solved => Hint::Solved,
+        Completion::NoSolution => Hint::NoSolution,
+        Completion::NotFound => Hint::NotFound,
+    }
+}
+
+/// Searches for a whole solution extending the placements, within `limits`.
+///
+/// Tilings search with colours fixed for the pieces placed (the restarting exact-cover
+/// search of [`crate::tiling`]); placement puzzles with the beam search of
+/// [`crate::fill`].
+///
+/// # Errors
+/// A [`Refusal`] if the placements themselves break a rule.
+pub fn complete(
+    info: &PuzzleInfo,
+    form: Form,
+    placements: &[PlacementOut],
+    seed: u64,
+    limits: Limits,
+) -> Result<Completion, Refusal> {
     let progress = check(info, form, placements)?;
     if progress.solved {
-        return Ok(Hint::Solved);
+        return Ok(Completion::Solved);
     }
     if let Some(rules) = info.rules() {
         let game = check_board(info, form, placements)?;
@@ -248,19 +310,21 @@ pub fn hint(
         let options = FillOptions {
             decreasing: form.decreasing,
             seed,
-            max_nodes,
+            max_nodes: limits.max_nodes,
         };
         let (found, _) = fill::solve_from(&rules, &prefix, options, &mut |_| {});
         return Ok(match found {
-            Some(moves) => {
-                let (c, m) = moves[prefix.len()];
-                Hint::Next(PlacementOut {
-                    colour: Some(rules.colour_name(c).to_string()),
-                    piece: piece_name(rules.table(), m).to_string(),
-                    cells: blokus_core::notation::move_cells(rules.table(), m),
-                })
-            }
-            None => Hint::NotFound,
+            Some(moves) => Completion::Found(
+                moves
+                    .iter()
+                    .map(|&(c, m)| PlacementOut {
+                        colour: Some(rules.colour_name(c).to_string()),
+                        piece: piece_name(rules.table(), m).to_string(),
+                        cells: blokus_core::notation::move_cells(rules.table(), m),
+                    })
+                    .collect(),
+            ),
+            None => Completion::NotFound,
         });
     }
     let pos = check_tiling(info, form, placements)?;
@@ -269,6 +333,7 @@ pub fn hint(
         index: None,
         message: e.to_string(),
     })?;
+    engine.deadline = limits.max_time.map(|t| Instant::now() + t);
     let g = pos.table.geometry();
     let mut prefix = Vec::new();
     for (i, &(colour, m)) in pos.moves.iter().enumerate() {
@@ -278,18 +343,149 @@ pub fn hint(
             .ok_or_else(|| refuse(i, "this placement does not fit the puzzle"))?;
         prefix.push((p, colour as u8));
     }
-    Ok(match engine.solve_from(&prefix, max_nodes, &mut |_| {}).0 {
-        Outcome::Found(placements) => {
-            let next = &placements[prefix.len()];
-            Hint::Next(PlacementOut {
-                colour: next.colour.map(|c| COLOURS[c].to_string()),
-                piece: tiling.kinds[next.kind].name.clone(),
-                cells: next.cells.iter().map(|&(x, y)| cell_name(x, y)).collect(),
+    Ok(
+        match engine.solve_from(&prefix, limits.max_nodes, &mut |_| {}).0 {
+            Outcome::Found(found) => {
+                // The search keeps the prefix's pieces first; name them as given.
+                let mut out: Vec<PlacementOut> = placements.to_vec();
+                out.extend(found[prefix.len()..].iter().map(|p| PlacementOut {
+                    colour: p.colour.map(|c| COLOURS[c].to_string()),
+                    piece: tiling.kinds[p.kind].name.clone(),
+                    cells: p.cells.iter().map(|&(x, y)| cell_name(x, y)).collect(),
+                }));
+                Completion::Found(out)
+            }
+            Outcome::NoSolution => Completion::NoSolution,
+            Outcome::GaveUp => Completion::NotFound,
+        },
+    )
+}
+
+/// A solution known beforehand that extends the placements, if `known` (a whole
+/// solution of the same puzzle and form) can be made to: for a placement puzzle when
+/// the placements are the start of it; for a tiling when some symmetry of the
+/// rectangle and renaming of the colours turns it into a tiling containing every
+/// placement (the rules do not see either). The placements come first in the answer.
+pub fn extend_with(
+    info: &PuzzleInfo,
+    known: &[PlacementOut],
+    placements: &[PlacementOut],
+) -> Option<Vec<PlacementOut>> {
+    if placements.len() > known.len() {
+        return None;
+    }
+    if info.variant.is_some() {
+        let same = known.iter().zip(placements).all(|(a, b)| same_piece(a, b));
+        return same.then(|| known.to_vec());
+    }
+    let (w, h) = (info.width, info.height);
+    let maps: [&dyn Fn(usize, usize) -> (usize, usize); 4] = [
+        &|x, y| (x, y),
+        &|x, y| (w - 1 - x, y),
+        &|x, y| (x, h - 1 - y),
+        &|x, y| (w - 1 - x, h - 1 - y),
+    ];
+    let key = |cells: &[String]| {
+        let mut v = cells.to_vec();
+        v.sort();
+        v
+    };
+    'symmetry: for map in maps {
+        let image: Vec<PlacementOut> = known
+            .iter()
+            .map(|p| PlacementOut {
+                colour: p.colour.clone(),
+                piece: p.piece.clone(),
+                cells: {
+                    let mut cells: Vec<String> = p
+                        .cells
+                        .iter()
+                        .filter_map(|c| parse_cell(c))
+                        .map(|(x, y)| {
+                            let (x, y) = map(x, y);
+                            cell_name(x, y)
+                        })
+                        .collect();
+                    cells.sort_by_key(|c| parse_cell(c).map(|(x, y)| (y, x)));
+                    cells
+                },
             })
+            .collect();
+        let index: std::collections::HashMap<Vec<String>, usize> = image
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (key(&p.cells), i))
+            .collect();
+        // Colour renaming: known colour -> placed colour, one to one.
+        let mut rename: std::collections::HashMap<String, String> = Default::default();
+        let mut taken: std::collections::HashSet<String> = Default::default();
+        let mut used = vec![false; image.len()];
+        for p in placements {
+            let Some(&i) = index.get(&key(&p.cells)) else {
+                continue 'symmetry;
+            };
+            let (from, to) = (image[i].colour.clone(), p.colour.clone());
+            if image[i].piece != p.piece {
+                continue 'symmetry;
+            }
+            if let (Some(from), Some(to)) = (from, to) {
+                match rename.get(&from) {
+                    Some(t) if *t != to => continue 'symmetry,
+                    Some(_) => {}
+                    None => {
+                        if !taken.insert(to.clone()) {
+                            continue 'symmetry;
+                        }
+                        rename.insert(from, to);
+                    }
+                }
+            }
+            used[i] = true;
         }
-        Outcome::NoSolution => Hint::NoSolution,
-        Outcome::GaveUp => Hint::NotFound,
-    })
+        // Colours no placement fixed take the names left, in order.
+        let mut left = COLOURS
+            .iter()
+            .map(|c| c.to_string())
+            .filter(|c| !taken.contains(c));
+        for c in COLOURS {
+            if !rename.contains_key(c) {
+                if let Some(to) = left.next() {
+                    rename.insert(c.to_string(), to);
+                }
+            }
+        }
+        let mut out = placements.to_vec();
+        for (p, _) in image.into_iter().zip(&used).filter(|(_, &u)| !u) {
+            out.push(PlacementOut {
+                colour: p.colour.map(|c| rename.get(&c).cloned().unwrap_or(c)),
+                ..p
+            });
+        }
+        return Some(out);
+    }
+    None
+}
+
+/// Whether two placements are the same piece in the same colour on the same cells.
+fn same_piece(a: &PlacementOut, b: &PlacementOut) -> bool {
+    let key = |p: &PlacementOut| {
+        let mut v: Vec<String> = p.cells.iter().map(|c| c.to_ascii_lowercase()).collect();
+        v.sort();
+        v
+    };
+    a.colour == b.colour && a.piece.eq_ignore_ascii_case(&b.piece) && key(a) == key(b)
+}
+
+/// (x, y) of a cell name such as `c12` (0-based; columns `a`..`z`).
+fn parse_cell(name: &str) -> Option<(usize, usize)> {
+    let name = name.trim().to_ascii_lowercase();
+    let letters = name.bytes().take_while(u8::is_ascii_lowercase).count();
+    if letters != 1 {
+        return None;
+    }
+    let x = (name.as_bytes()[0] - b'a') as usize;
+    let y: usize = name[1..].parse().ok()?;
+    (y >= 1).then(|| (x, y - 1))
 }
 
 #[cfg(test)]
@@ -335,6 +531,78 @@ mod tests {
         };
         let e = check(board, Form::default(), &[first]).unwrap_err();
         assert!(e.message.contains("starting point"), "{e}");
+    }
+
+    #[test]
+    fn known_solutions_extend_mirrored_and_recoloured_positions() {
+        let info = find("tetro_8x10").unwrap();
+        let form = Form {
+            strict: true,
+            decreasing: false,
+        };
+        let known = solve("tetro_8x10", form, 4, &mut |_| {})
+            .unwrap()
+            .unwrap()
+            .placements();
+        // The empty board and any start of the solution itself.
+        assert_eq!(extend_with(info, &known, &[]).unwrap().len(), 20);
+        let ext = extend_with(info, &known, &known[..3]).unwrap();
+        assert_eq!(&ext[..3], &known[..3]);
+        assert!(check(info, form, &ext).unwrap().solved);
+        // A piece of the mirror image (left-right), in another colour.
+        let mirror = |p: &PlacementOut, colour: &str| PlacementOut {
+            colour: Some(colour.into()),
+            piece: p.piece.clone(),
+            cells: p
+                .cells
+                .iter()
+                .map(|c| {
+                    let (x, y) = parse_cell(c).unwrap();
+                    cell_name(7 - x, y)
+                })
+                .collect(),
+        };
+        let first = known[5].colour.clone().unwrap();
+        let other = COLOURS.iter().find(|c| **c != first).unwrap();
+        let placed = vec![mirror(&known[5], other)];
+        let ext = extend_with(info, &known, &placed).unwrap();
+        assert_eq!(ext[0], placed[0]);
+        assert!(
+            check(info, form, &ext).unwrap().solved,
+            "a valid renamed image"
+        );
+        // A piece that is in no image of the solution.
+        let mut stray = known[0].clone();
+        stray.piece = "Q".into();
+        assert_eq!(extend_with(info, &known, &[stray]), None);
+    }
+
+    #[test]
+    fn strict_penta_hint_from_the_empty_board_within_a_time_limit() {
+        let info = find("penta_15x16").unwrap();
+        let form = Form {
+            strict: true,
+            decreasing: false,
+        };
+        let limits = Limits {
+            max_nodes: 0,
+            max_time: Some(Duration::from_secs(60)),
+        };
+        let Completion::Found(sol) = complete(info, form, &[], 2, limits).unwrap() else {
+            panic!("a solution within a minute");
+        };
+        assert!(check(info, form, &sol).unwrap().solved);
+        // From its first ten pieces with a tiny time limit: found at once or honestly
+        // not found, never a wrong answer.
+        let limits = Limits {
+            max_nodes: 0,
+            max_time: Some(Duration::from_millis(1)),
+        };
+        match complete(info, form, &sol[..10], 3, limits).unwrap() {
+            Completion::Found(more) => assert!(check(info, form, &more).unwrap().solved),
+            Completion::NotFound => {}
+            other => panic!("unexpected {other:?}"),
+        }
     }
 
     #[test]

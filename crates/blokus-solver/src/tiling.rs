@@ -269,6 +269,8 @@ pub struct Engine {
     /// Whether to try kinds with more copies left first (pointless when counting every
     /// tiling).
     pub(crate) ordered: bool,
+    /// When [`Engine::solve_from`] gives up, whatever its node limit.
+    pub(crate) deadline: Option<std::time::Instant>,
     seed: u64,
 }
 
@@ -427,6 +429,7 @@ impl Engine {
             colour_in_search,
             colour_order: [0, 1, 2, 3],
             ordered: true,
+            deadline: None,
             seed,
         };
         if seed != 0 {
@@ -679,7 +682,7 @@ impl Engine {
         if stats.nodes & (PROGRESS_INTERVAL - 1) == 0 {
             progress(stats);
         }
-        if stats.nodes >= limit {
+        if stats.nodes >= limit || self.past_deadline(stats) {
             *out_of_budget = true;
             return ControlFlow::Break(());
         }
@@ -699,6 +702,16 @@ impl Engine {
         s.palette = palette;
         self.undo(s);
         r
+    }
+
+    /// Whether the deadline has passed (looked at every 1,024 nodes: the clock costs
+    /// more than a node).
+    #[inline]
+    fn past_deadline(&self, stats: &Stats) -> bool {
+        stats.nodes & 1023 == 0
+            && self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     /// Strict rule: colours the latest placement, colouring every piece again if it
@@ -900,7 +913,7 @@ impl Engine {
 
     /// Finds a solution extending `prefix` (indices into the placement table with
     /// colours, [`NONE`] in colourless tilings), giving up after `max_nodes` placements
-    /// tried (0: never).
+    /// tried (0: never) or at [`Engine::deadline`].
     ///
     /// Search times of exact cover have a heavy tail, so the search restarts with a new
     /// order (derived from the seed) after node budgets that follow the Luby sequence;
@@ -957,7 +970,10 @@ impl Engine {
                 // Some colouring was left undecided: look again, more patiently.
                 start.recolour_limit = start.recolour_limit.saturating_mul(2);
             }
-            if max_nodes > 0 && stats.nodes >= max_nodes {
+            let timed_out = self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d);
+            if (max_nodes > 0 && stats.nodes >= max_nodes) || timed_out {
                 return (Outcome::GaveUp, stats);
             }
         }
