@@ -5,6 +5,7 @@
 
 #![allow(missing_docs)] // criterion macros generate undocumented items
 
+use blokus_ai::mcts::Params;
 use blokus_ai::{Budget, Decision, GreedyPlayer, MctsOptions, MctsPlayer, Player};
 use blokus_core::{Game, Rules};
 use criterion::measurement::WallTime;
@@ -33,7 +34,12 @@ fn fresh_searches(
     opts: MctsOptions,
     game: &Game,
 ) {
-    let mut player = MctsPlayer::new(opts);
+    // Every budgeted simulation runs, so the throughput figure is honest.
+    let params = Params {
+        early_stop: false,
+        ..Params::default()
+    };
+    let mut player = MctsPlayer::with_params(opts, params);
     group.bench_function(id, |b| {
         b.iter(|| {
             player.reset();

@@ -23,10 +23,10 @@ use crate::{Budget, Decision, Player};
 pub const MAX_LEVEL: u8 = 9;
 
 /// Simulations per move of each level (index = level - 1).
-/// Each level has about 2.5 times the simulations of the one below: enough for a clear
-/// step in strength (see docs/ai.md for the measured ladder).
+/// Each level has two to two and a half times the simulations of the one below: a
+/// clear step in strength (see docs/ai.md for the measured ladder).
 const LEVEL_SIMULATIONS: [u64; MAX_LEVEL as usize] =
-    [12, 25, 60, 150, 400, 1_000, 2_500, 6_000, 15_000];
+    [12, 25, 60, 150, 400, 1_000, 2_500, 5_000, 10_000];
 
 /// Settings of an [`MctsPlayer`].
 #[derive(Clone, Debug, PartialEq)]
@@ -262,5 +262,73 @@ impl Player for MctsPlayer {
         for s in &mut self.searchers {
             s.forget_tree();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use blokus_core::Rules;
+
+    fn player(sims: u64, early_stop: bool) -> MctsPlayer {
+        let opts = MctsOptions {
+            simulations: Some(sims),
+            seed: 7,
+            resign: false,
+            ..MctsOptions::default()
+        };
+        let params = Params {
+            early_stop,
+            ..Params::default()
+        };
+        MctsPlayer::with_params(opts, params)
+    }
+
+    /// Stopping once the choice cannot change plays the same move as searching on, with
+    /// fewer simulations.
+    #[test]
+    fn early_stop_plays_the_same_move_with_fewer_simulations() {
+        let mut game = Game::new(Rules::by_name("duo").unwrap());
+        let mut saved = 0;
+        for _ in 0..16 {
+            let (mut full, mut early) = (player(3_000, false), player(3_000, true));
+            let a = full.decide(&game, Budget::default());
+            let b = early.decide(&game, Budget::default());
+            assert_eq!(a, b);
+            assert_eq!(full.last_stats().simulations, 3_000);
+            saved += 3_000 - early.last_stats().simulations;
+            match a {
+                Decision::Place(m) => game.play(m).unwrap(),
+                d => panic!("{d:?}"),
+            }
+        }
+        assert!(saved > 3_000, "saved only {saved} simulations");
+    }
+
+    #[test]
+    fn a_single_legal_move_is_played_at_once() {
+        // Greedy games until the colour to move has exactly one legal move.
+        let mut found = None;
+        'games: for seed in 0..50 {
+            let mut game = Game::new(Rules::by_name("junior").unwrap());
+            let mut g = crate::GreedyPlayer::new(seed);
+            while !game.is_over() {
+                if game.legal_moves().len() == 1 {
+                    found = Some(game);
+                    break 'games;
+                }
+                match g.decide(&game, Budget::default()) {
+                    Decision::Place(m) => game.play(m).unwrap(),
+                    d => panic!("{d:?}"),
+                }
+            }
+        }
+        let game = found.expect("a position with a single legal move");
+        let mut p = player(10_000, true);
+        assert_eq!(
+            p.decide(&game, Budget::default()),
+            Decision::Place(game.legal_moves()[0])
+        );
+        assert!(p.last_stats().simulations <= 16, "{:?}", p.last_stats());
     }
 }

@@ -31,6 +31,9 @@ pub struct Params {
     pub widen_base: f32,
     /// See `widen_base`.
     pub widen_scale: f32,
+    /// Stop a simulation-budget search once the most visited move cannot be overtaken
+    /// by the simulations left (the move played is the same; only time is saved).
+    pub early_stop: bool,
 }
 
 impl Params {
@@ -51,6 +54,7 @@ impl Default for Params {
             max_nodes: 8_000_000,
             widen_base: 8.0,
             widen_scale: 2.0,
+            early_stop: true,
         }
     }
 }
@@ -192,8 +196,31 @@ impl Searcher {
                 self.simulate(ctx, &mut pos);
             }
             done += n;
+            if self.params.early_stop
+                && limit.deadline.is_none()
+                && self.decided(limit.budget.load(Ordering::Relaxed))
+            {
+                break;
+            }
         }
         done
+    }
+
+    /// Whether the root's most visited child leads the next by more than `left` visits
+    /// (or is the only one), so no further simulation can change the choice.
+    fn decided(&self, left: u64) -> bool {
+        let (mut best, mut second) = (0u64, 0u64);
+        for ch in self.root_children() {
+            let n = u64::from(ch.n);
+            if n > best {
+                second = best;
+                best = n;
+            } else if n > second {
+                second = n;
+            }
+        }
+        let root = &self.tree.nodes[self.tree.root as usize];
+        root.expanded && (root.num_children == 1 || best > second + left)
     }
 
     fn simulate(&mut self, ctx: &Context, pos: &mut Position) {
