@@ -15,7 +15,9 @@
 //!
 //! Hints remember the last solutions they found: a position that a known solution (or,
 //! for a tiling, a mirror image of it with the colours renamed) extends gets its next
-//! piece at once, so asking for hint after hint costs one search.
+//! piece at once, so asking for hint after hint costs one search. Opening a tiling
+//! puzzle (`GET /api/puzzles/{id}`) starts one search per form in the background, once
+//! per process, so that the first hint from the empty board needs no search either.
 
 use axum::extract::Path;
 use axum::routing::{get, post};
@@ -42,6 +44,54 @@ static HINT_SLOTS: Semaphore = Semaphore::const_new(1);
 const KNOWN_PER_FORM: usize = 4;
 /// Solutions found by hints, newest last: (puzzle id, form, solution).
 static KNOWN: Mutex<Vec<(&'static str, Form, Vec<PlacementOut>)>> = Mutex::new(Vec::new());
+
+/// Time the background search of a tiling form may take.
+const WARM_UP_TIME: Duration = Duration::from_secs(30);
+/// Tiling forms whose background search has started.
+static WARMED: Mutex<Vec<(&'static str, Form)>> = Mutex::new(Vec::new());
+
+/// Starts a background search for a solution of each form of a tiling puzzle, once per
+/// process. It takes the hint slot, so it never runs beside another search; a hint
+/// asked meanwhile waits for it and is then answered from memory.
+fn warm_up(p: &'static PuzzleInfo) {
+    if p.variant.is_some() {
+        // Placement puzzles take far longer; their hints search on demand.
+        return;
+    }
+    let forms = [false, true]
+        .into_iter()
+        .filter(|&strict| !strict || p.strict)
+        .map(|strict| Form {
+            strict,
+            decreasing: false,
+        });
+    for form in forms {
+        {
+            let mut warmed = WARMED.lock().unwrap_or_else(|e| e.into_inner());
+            if warmed.contains(&(p.id, form)) {
+                continue;
+            }
+            warmed.push((p.id, form));
+        }
+        tokio::spawn(async move {
+            let Ok(_slot) = HINT_SLOTS.acquire().await else {
+                return;
+            };
+            if known_extension(p, form, &[]).is_some() {
+                return;
+            }
+            let limits = Limits {
+                max_nodes: 0,
+                max_time: Some(WARM_UP_TIME),
+            };
+            let search =
+                tokio::task::spawn_blocking(move || play::complete(p, form, &[], 1, limits));
+            if let Ok(Ok(Completion::Found(solution))) = search.await {
+                remember(p, form, solution);
+            }
+        });
+    }
+}
 
 /// A remembered solution that extends the placements, if any.
 fn known_extension(
@@ -159,6 +209,7 @@ fn tiling_board(p: &PuzzleInfo) -> Value {
 
 async fn detail(Path(id): Path<String>) -> Result<Json<Value>, AppError> {
     let p = find(&id)?;
+    warm_up(p);
     let board = match p.variant {
         Some(v) => {
             let variant = blokus_core::variant(v).map_err(|e| AppError::Internal(e.to_string()))?;
@@ -257,4 +308,44 @@ async fn hint(Path(id): Path<String>, Json(r): Json<PlayRequest>) -> Result<Json
             "message": "no solution found from here within the search limit (there may still be one: ask again, or undo some pieces)",
         }),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembered_solutions_answer_hints_per_form_and_the_oldest_go() {
+        let p = puzzle::find("tetro_8x10").unwrap();
+        let strict = Form {
+            strict: true,
+            decreasing: false,
+        };
+        let solution = |seed| {
+            puzzle::solve("tetro_8x10", strict, seed, &mut |_| {})
+                .unwrap()
+                .unwrap()
+                .placements()
+        };
+        let first = solution(1);
+        remember(p, strict, first.clone());
+        // The empty board and a start of the solution: answered from memory.
+        assert_eq!(known_extension(p, strict, &[]).unwrap().len(), 20);
+        let ext = known_extension(p, strict, &first[..4]).unwrap();
+        assert_eq!(&ext[..4], &first[..4]);
+        // The plain form remembers nothing yet.
+        assert!(known_extension(p, Form::default(), &[]).is_none());
+        // Newer solutions push the oldest out.
+        for seed in 2..2 + KNOWN_PER_FORM as u64 {
+            remember(p, strict, solution(seed));
+        }
+        let kept = KNOWN
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(id, f, _)| *id == p.id && *f == strict)
+            .count();
+        assert_eq!(kept, KNOWN_PER_FORM);
+        assert!(!KNOWN.lock().unwrap().iter().any(|(_, _, s)| *s == first));
+    }
 }
