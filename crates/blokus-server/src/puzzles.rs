@@ -45,8 +45,9 @@ const KNOWN_PER_FORM: usize = 4;
 /// Solutions found by hints, newest last: (puzzle id, form, solution).
 static KNOWN: Mutex<Vec<(&'static str, Form, Vec<PlacementOut>)>> = Mutex::new(Vec::new());
 
-/// Time the background search of a tiling form may take.
-const WARM_UP_TIME: Duration = Duration::from_secs(30);
+/// Time the background search of a tiling form may take (short: a stopping server
+/// waits for it).
+const WARM_UP_TIME: Duration = Duration::from_secs(10);
 /// Tiling forms whose background search has started.
 static WARMED: Mutex<Vec<(&'static str, Form)>> = Mutex::new(Vec::new());
 
