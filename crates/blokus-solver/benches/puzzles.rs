@@ -17,6 +17,8 @@ fn first_solution(c: &mut Criterion) {
         ("penta_15x16", false, false, 10),
         ("penta_15x16", true, false, 10),
         ("all_88", false, false, 10),
+        ("all_84", false, false, 10),
+        ("all_84", false, true, 10),
     ];
     let mut group = c.benchmark_group("first_solution");
     group.sample_size(10);

@@ -105,7 +105,7 @@ impl Symmetry {
         }
         let starts: Vec<usize> = start_cells.iter().map(|c| c.index()).collect();
         let colours = starts.len();
-        if colours != rules.num_colours() || colours % order != 0 {
+        if colours != rules.num_colours() || !colours.is_multiple_of(order) {
             return None;
         }
         // sigma[c]: the colour whose start is colour c's start turned one step.
