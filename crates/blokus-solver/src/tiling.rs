@@ -644,6 +644,15 @@ impl Engine {
         let Some(a) = self.choose_cell(s, first) else {
             return ControlFlow::Continue(());
         };
+        if !self.ordered {
+            // Counting: every placement is tried anyway, in the table's order.
+            for &p in &self.cover[a] {
+                if self.fits(s, p) {
+                    self.step(s, p, stats, found, progress, limit, out_of_budget)?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
         // Kinds with more copies left first: a search that uses up some kinds early
         // is left with few shapes for the last holes. Under the strict rule, first the
         // placements the current colours leave a colour for (the others need the
@@ -658,9 +667,7 @@ impl Engine {
                 (key, p)
             })
             .collect();
-        if self.ordered {
-            order.sort_by_key(|&(k, _)| k);
-        }
+        order.sort_by_key(|&(k, _)| k);
         for (_, p) in order {
             self.step(s, p, stats, found, progress, limit, out_of_budget)?;
         }
@@ -686,6 +693,7 @@ impl Engine {
             *out_of_budget = true;
             return ControlFlow::Break(());
         }
+        // Only the strict search changes the palette below.
         let palette = s.palette;
         self.apply(s, p, NONE);
         let mut before = None;
