@@ -23,13 +23,13 @@
 //! takes the attach cell with the fewest live placements of the current size and
 //! branches: one of them covers it, or no piece of that size ever does. Counters kept
 //! as in Knuth's Algorithm X (live placements per orbit, per piece, per cell and size)
-//! make this cheap. A node is a dead end when a piece has no live placement inside the
-//! cells its colour can still reach, or when fewer open orbits can still be covered
-//! (reached by a flood from the attach cells, with a live placement) than the pieces
-//! left have cells. Placements touching the board's edge or covered cells most are
-//! tried first. Search times have a heavy tail, so attempts restart with a reshuffled
+//! make this cheap. A node is a dead end when a piece has no live placement, or when
+//! fewer open orbits can still be covered (reached by a flood from the attach cells,
+//! with a live placement) than the pieces left have cells. Placements touching the
+//! board's edge or covered cells most are tried first. Search times have a heavy tail, so attempts restart with a reshuffled
 //! order after a node budget that grows slowly.
 
+use blokus_core::movetable::MAX_PIECE_SIZE;
 use blokus_core::{Cell, GridKind, Move, Rules, StartRule};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -169,7 +169,9 @@ impl Symmetry {
     }
 }
 
-/// One placement of a base colour's piece: a row of the exact cover.
+/// One placement of a base colour's piece: a row of the exact cover. Its cells and
+/// their orbits are copied here because updating the counters of rows is nearly all
+/// the search's work, and this keeps it within one small record.
 #[derive(Clone, Copy)]
 struct Row {
     /// Index into `Symmetry::bases`.
@@ -177,6 +179,14 @@ struct Row {
     piece: u8,
     size: u8,
     mv: Move,
+    cells: [u16; MAX_PIECE_SIZE],
+    orbits: [u16; MAX_PIECE_SIZE],
+}
+
+impl Row {
+    fn cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.cells[..self.size as usize].iter().map(|&c| c as usize)
+    }
 }
 
 /// A change to undo.
@@ -197,7 +207,7 @@ enum Step {
 }
 
 /// Size classes tracked per slot (piece sizes are below this).
-const SIZES: usize = blokus_core::movetable::MAX_PIECE_SIZE + 1;
+const SIZES: usize = MAX_PIECE_SIZE + 1;
 
 /// The search for one symmetry, one attempt.
 struct Search<'a> {
@@ -258,12 +268,19 @@ impl<'a> Search<'a> {
                 if orbits.len() != info.cells().len() {
                     continue;
                 }
-                rows.push(Row {
+                let mut row = Row {
                     base: b as u8,
                     piece: info.piece,
                     size: info.cells().len() as u8,
                     mv: m,
-                });
+                    cells: [0; MAX_PIECE_SIZE],
+                    orbits: [0; MAX_PIECE_SIZE],
+                };
+                for (i, c) in info.cells().iter().enumerate() {
+                    row.cells[i] = c.index() as u16;
+                    row.orbits[i] = sym.orbit[c.index()] as u16;
+                }
+                rows.push(row);
             }
         }
         let mut rows_at = vec![Vec::new(); nb * cells];
@@ -356,12 +373,13 @@ impl<'a> Search<'a> {
 
     /// Adds `delta` to the live counts a row contributes to.
     fn recount(&mut self, r: u32, delta: i32) {
-        let row = self.rows[r as usize];
+        let row = &self.rows[r as usize];
         let b = row.base as usize;
-        for c in self.rules.table().info(row.mv).cells() {
-            let o = &mut self.count[self.sym.orbit[c.index()]];
+        for i in 0..row.size as usize {
+            let o = &mut self.count[row.orbits[i] as usize];
             *o = o.wrapping_add_signed(delta);
-            let a = &mut self.count_at[(b * self.cells + c.index()) * SIZES + row.size as usize];
+            let slot = b * self.cells + row.cells[i] as usize;
+            let a = &mut self.count_at[slot * SIZES + row.size as usize];
             *a = a.wrapping_add_signed(delta);
         }
         let p = &mut self.pcount[b * self.npieces + row.piece as usize];
@@ -421,8 +439,8 @@ impl<'a> Search<'a> {
         }
         let t = self.rules.table();
         let nb = self.sym.bases.len();
-        for c in t.info(row.mv).cells() {
-            let o = self.sym.orbit[c.index()];
+        for c in row.cells() {
+            let o = self.sym.orbit[c];
             self.covered[o] = true;
             for k in 0..self.sym.order {
                 let cell = self.sym.orbits[o][k];
@@ -464,8 +482,8 @@ impl<'a> Search<'a> {
                     for i in 0..self.rows_of[col].len() {
                         self.revive_row(self.rows_of[col][i]);
                     }
-                    for c in self.rules.table().info(row.mv).cells() {
-                        self.covered[self.sym.orbit[c.index()]] = false;
+                    for c in row.cells() {
+                        self.covered[self.sym.orbit[c]] = false;
                     }
                 }
             }
@@ -557,22 +575,6 @@ impl<'a> Search<'a> {
         (usable, true)
     }
 
-    /// Whether every piece left has a live placement inside the flooded cells (run
-    /// right after [`Search::usable_orbits`]): one outside can never attach.
-    fn pieces_fit(&self) -> bool {
-        let t = self.rules.table();
-        (0..self.placed.len()).all(|col| {
-            self.placed[col] != NONE
-                || self.rows_of[col].iter().any(|&r| {
-                    self.kill[r as usize] == 0
-                        && t.info(self.rows[r as usize].mv)
-                            .cells()
-                            .iter()
-                            .all(|c| self.reached[c.index()])
-                })
-        })
-    }
-
     fn dfs(&mut self) -> Step {
         if self.pieces_left == 0 {
             return Step::Found;
@@ -603,7 +605,7 @@ impl<'a> Search<'a> {
         }
         let mut attach = Vec::new();
         let (usable, ok) = self.usable_orbits(&mut attach);
-        if !ok || usable < self.cells_left || !self.pieces_fit() {
+        if !ok || usable < self.cells_left {
             return Step::Exhausted;
         }
         // (live rows, slot, size)
