@@ -15,9 +15,9 @@
 //!
 //! Hints remember the last solutions they found: a position that a known solution (or,
 //! for a tiling, a mirror image of it with the colours renamed) extends gets its next
-//! piece at once, so asking for hint after hint costs one search. Opening a tiling
-//! puzzle (`GET /api/puzzles/{id}`) starts one search per form in the background, once
-//! per process, so that the first hint from the empty board needs no search either.
+//! piece at once, so asking for hint after hint costs one search. Opening a puzzle
+//! (`GET /api/puzzles/{id}`) starts one search per form in the background, once per
+//! process, so that the first hint from the empty board needs no search either.
 
 use axum::extract::Path;
 use axum::routing::{get, post};
@@ -48,24 +48,20 @@ static KNOWN: Mutex<Vec<(&'static str, Form, Vec<PlacementOut>)>> = Mutex::new(V
 /// Time the background search of a tiling form may take (short: a stopping server
 /// waits for it).
 const WARM_UP_TIME: Duration = Duration::from_secs(10);
-/// Tiling forms whose background search has started.
+/// Placements the background search of a placement puzzle may try (a few seconds; the
+/// puzzles' first solutions take a median of well under a second).
+const WARM_UP_NODES: u64 = 500_000;
+/// Puzzle forms whose background search has started.
 static WARMED: Mutex<Vec<(&'static str, Form)>> = Mutex::new(Vec::new());
 
-/// Starts a background search for a solution of each form of a tiling puzzle, once per
+/// Starts a background search for a solution of each form of a puzzle, once per
 /// process. It takes the hint slot, so it never runs beside another search; a hint
 /// asked meanwhile waits for it and is then answered from memory.
 fn warm_up(p: &'static PuzzleInfo) {
-    if p.variant.is_some() {
-        // Placement puzzles take far longer; their hints search on demand.
-        return;
-    }
-    let forms = [false, true]
+    let forms = [(false, false), (true, false), (false, true)]
         .into_iter()
-        .filter(|&strict| !strict || p.strict)
-        .map(|strict| Form {
-            strict,
-            decreasing: false,
-        });
+        .filter(|&(strict, decreasing)| (!strict || p.strict) && (!decreasing || p.decreasing))
+        .map(|(strict, decreasing)| Form { strict, decreasing });
     for form in forms {
         {
             let mut warmed = WARMED.lock().unwrap_or_else(|e| e.into_inner());
@@ -81,9 +77,16 @@ fn warm_up(p: &'static PuzzleInfo) {
             if known_extension(p, form, &[]).is_some() {
                 return;
             }
-            let limits = Limits {
-                max_nodes: 0,
-                max_time: Some(WARM_UP_TIME),
+            let limits = if p.variant.is_some() {
+                Limits {
+                    max_nodes: WARM_UP_NODES,
+                    max_time: None,
+                }
+            } else {
+                Limits {
+                    max_nodes: 0,
+                    max_time: Some(WARM_UP_TIME),
+                }
             };
             let search =
                 tokio::task::spawn_blocking(move || play::complete(p, form, &[], 1, limits));

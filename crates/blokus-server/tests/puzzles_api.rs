@@ -135,3 +135,42 @@ async fn check_and_hint_refuse_bad_positions() {
     .await;
     assert!(status == 400 || status == 422);
 }
+
+/// Opening `all_84` searches its forms in the background, so hint after hint leads from
+/// the empty board to the solved board (in decreasing order here), each checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_lead_all_84_decreasing_from_the_empty_board_to_solved() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(dir.path());
+    let (status, _) = get(&server, "/api/puzzles/all_84").await;
+    assert_eq!(status, 200);
+    let mut placements: Vec<Value> = Vec::new();
+    let mut last_size = 5;
+    for _ in 0..84 {
+        let (status, h) = post(
+            &server,
+            "/api/puzzles/all_84/hint",
+            json!({"placements": placements, "decreasing": true}),
+        )
+        .await;
+        assert_eq!(status, 200, "{h}");
+        assert_eq!(
+            h["status"],
+            "next",
+            "after {} pieces: {h}",
+            placements.len()
+        );
+        let size = h["placement"]["cells"].as_array().unwrap().len();
+        assert!(size <= last_size, "decreasing order broken: {h}");
+        last_size = size;
+        placements.push(h["placement"].clone());
+    }
+    let (_, c) = post(
+        &server,
+        "/api/puzzles/all_84/check",
+        json!({"placements": placements, "decreasing": true}),
+    )
+    .await;
+    assert_eq!(c["valid"], true, "{c}");
+    assert_eq!(c["solved"], true, "{c}");
+}
