@@ -133,6 +133,10 @@ impl Playout {
         let draws = draws.max(1);
         let mut best = Best::new(draws, key);
         if pos.pieces_placed(colour) == 0 {
+            if let Some(m) = pos.mirrored_first_move(rules, colour) {
+                // The mirror-opening rule leaves one move at most.
+                return pos.is_legal(rules, colour, m).then_some(m);
+            }
             // Rejection sampling from a fixed superset stays uniform over the legal moves.
             let cands = &self.first_candidates[colour];
             for _ in 0..(TRIES * draws).min(cands.len()) {

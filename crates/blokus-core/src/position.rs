@@ -311,12 +311,24 @@ impl Position {
 
     /// The move a mirror follower must play first, if the rule applies to this colour.
     fn mirror_target(&self, rules: &Rules, colour: usize) -> Option<Option<Move>> {
+        self.mirror_leader_move(rules, colour)
+            .map(|lead| reflect_move(rules, lead))
+    }
+
+    /// The only first move the mirror-opening rule leaves `colour` (legal or not), once
+    /// its leader has played; `None` when the rule does not constrain it.
+    pub fn mirrored_first_move(&self, rules: &Rules, colour: usize) -> Option<Move> {
+        self.mirror_target(rules, colour).flatten()
+    }
+
+    /// The first move of the colour whose reflection `colour`'s first move must be, once
+    /// that leader has played.
+    fn mirror_leader_move(&self, rules: &Rules, colour: usize) -> Option<Move> {
         if !rules.mirror_opening() || self.placed[colour] > 0 {
             return None;
         }
         let &(leader, _) = rules.v().mirror_pairs.iter().find(|&&(_, f)| f == colour)?;
-        let lead = self.first_move[leader]?;
-        Some(reflect_move(rules, lead))
+        self.first_move[leader]
     }
 
     /// Cells kept free for mirror followers other than `colour`.
@@ -379,8 +391,8 @@ impl Position {
             }
             return Ok(());
         }
-        if let Some(target) = self.mirror_target(rules, colour) {
-            return if target == Some(m) {
+        if let Some(lead) = self.mirror_leader_move(rules, colour) {
+            return if is_reflection(rules, lead, m) {
                 Ok(())
             } else {
                 Err(Illegal::NotMirrored)
@@ -720,6 +732,16 @@ impl Position {
     pub fn set_awaiting_pie(&mut self, pending: bool) {
         self.awaiting_pie = pending;
     }
+}
+
+/// Whether `m` covers exactly the point reflections of `lead`'s cells (what
+/// `reflect_move(rules, lead) == Some(m)` says, without a lookup).
+fn is_reflection(rules: &Rules, lead: Move, m: Move) -> bool {
+    let t = rules.table();
+    let (a, b) = (t.info(lead).cells(), t.cell_set(m));
+    a.len() == t.info(m).cells().len()
+        && a.iter()
+            .all(|&c| t.geometry().reflect(c).is_some_and(|r| b.contains(r)))
 }
 
 /// The point reflection of a move through the board centre, if it is a placement.
