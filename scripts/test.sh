@@ -17,4 +17,4 @@ step "cargo test (every crate, release)"
 cargo test --workspace --release
 
 step "browser end-to-end tests"
-BLOKUS_BIN="$PWD/target/release/blokus" bash e2e/run.sh
+BLOKUS_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/blokus" bash e2e/run.sh

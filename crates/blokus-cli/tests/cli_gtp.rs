@@ -241,7 +241,11 @@ fn two_engines_play_a_whole_game_of_every_variant_as_a_match_tool_drives_them() 
         while !game.is_over() {
             let player = game.position().player_to_move(&rules);
             let colour = move_prop(&rules, game.to_move());
-            let (me, other) = if player.is_multiple_of(2) { (0, 1) } else { (1, 0) };
+            let (me, other) = if player.is_multiple_of(2) {
+                (0, 1)
+            } else {
+                (1, 0)
+            };
             let answer = engines[me].ok(&format!("genmove {colour}"));
             match answer.as_str() {
                 "resign" => {
