@@ -23,6 +23,31 @@ export function svg(tag, attrs = {}) {
 }
 
 /**
+ * A small SVG of a piece shape (tray buttons, the piece in hand).
+ * @param {import('./geometry.js').Grid} grid
+ * @param {Array<[number, number]>} shape
+ * @param {string} fill
+ * @param {number} scale
+ * @returns {SVGElement}
+ */
+export function pieceSvg(grid, shape, fill, scale) {
+  const w = Math.max(...shape.map((c) => c[0])) + 1;
+  const hgt = Math.max(...shape.map((c) => c[1])) + 1;
+  const [pw, ph] = gridSize(grid, w, hgt);
+  const el = svg('svg', {
+    viewBox: `-2 -2 ${pw + 4} ${ph + 4}`,
+    width: ((pw + 4) * scale).toFixed(1),
+    height: ((ph + 4) * scale).toFixed(1),
+    class: 'piece-svg',
+  });
+  for (const [x, y] of shape) {
+    const up = grid === 'triangle' && (((x + y) % 2) + 2) % 2 === 0;
+    el.append(svg('polygon', { points: pointsAttr(cellPolygon(grid, x, y, up, hgt)), style: `fill:${fill}` }));
+  }
+  return el;
+}
+
+/**
  * @typedef {Object} BoardHandlers
  * @property {(cell: number|null) => void} onHover
  * @property {(cell: number, pointerType: string) => void} onTap

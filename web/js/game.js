@@ -6,8 +6,8 @@
  */
 
 import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
-import { BoardView, svg } from './board.js';
-import { cellPolygon, gridSize, Orientation, placeShape, pointsAttr } from './geometry.js';
+import { BoardView, pieceSvg } from './board.js';
+import { Orientation, placeShape } from './geometry.js';
 import { ReconnectingSocket } from './socket.js';
 import { addTokens, tokensFor } from './tokens.js';
 
@@ -391,30 +391,6 @@ class GamePage {
     );
   }
 
-  /**
-   * A small SVG of a piece shape.
-   * @param {XY[]} shape
-   * @param {string} fill
-   * @param {number} scale
-   * @returns {SVGElement}
-   */
-  pieceSvg(shape, fill, scale) {
-    const w = Math.max(...shape.map((c) => c[0])) + 1;
-    const hgt = Math.max(...shape.map((c) => c[1])) + 1;
-    const [pw, ph] = gridSize(this.v.grid, w, hgt);
-    const el = svg('svg', {
-      viewBox: `-2 -2 ${pw + 4} ${ph + 4}`,
-      width: ((pw + 4) * scale).toFixed(1),
-      height: ((ph + 4) * scale).toFixed(1),
-      class: 'piece-svg',
-    });
-    for (const [x, y] of shape) {
-      const up = this.v.grid === 'triangle' && (((x + y) % 2) + 2) % 2 === 0;
-      el.append(svg('polygon', { points: pointsAttr(cellPolygon(this.v.grid, x, y, up, hgt)), style: `fill:${fill}` }));
-    }
-    return el;
-  }
-
   renderTray() {
     const s = this.state;
     if (!s) return;
@@ -436,7 +412,7 @@ class GamePage {
           'data-piece': p.name,
         });
         // Other colours' pieces are shown smaller: there to read, not to pick.
-        btn.append(this.pieceSvg(p.symmetries[0], colourHex(colour), active ? scale : scale * 0.7));
+        btn.append(pieceSvg(this.v.grid, p.symmetries[0], colourHex(colour), active ? scale : scale * 0.7));
         if (left > 1) btn.append(h('span', { class: 'count' }, [`×${left}`]));
         if (active) btn.addEventListener('click', () => this.select(this.piece === i ? null : i));
         else btn.setAttribute('disabled', '');
@@ -468,7 +444,7 @@ class GamePage {
     }
     $('#controls').classList.add('has-piece');
     const p = this.v.pieces[this.piece];
-    el.replaceChildren(this.pieceSvg(p.symmetries[this.orient.t], colourHex(this.v.colours[s.to_move]), 0.8), h('span', {}, [p.name]));
+    el.replaceChildren(pieceSvg(this.v.grid, p.symmetries[this.orient.t], colourHex(this.v.colours[s.to_move]), 0.8), h('span', {}, [p.name]));
   }
 
   renderMoves() {

@@ -7,8 +7,8 @@
  */
 
 import { $, colourHex, getJson, h, postJson, title } from './api.js';
-import { BoardView, svg } from './board.js';
-import { cellPolygon, gridSize, Orientation, placeShape, pointsAttr } from './geometry.js';
+import { BoardView, pieceSvg } from './board.js';
+import { Orientation, placeShape } from './geometry.js';
 
 /**
  * @typedef {Object} PuzzleSummary
@@ -414,31 +414,6 @@ class PuzzlePage {
     $('#colours').replaceChildren(...buttons);
   }
 
-  /**
-   * A small SVG of a piece shape.
-   * @param {Array<[number, number]>} shape
-   * @param {string} fill
-   * @param {number} scale
-   * @returns {SVGElement}
-   */
-  pieceSvg(shape, fill, scale) {
-    const grid = /** @type {PuzzleDetail} */ (this.puzzle).board.grid;
-    const w = Math.max(...shape.map((c) => c[0])) + 1;
-    const hgt = Math.max(...shape.map((c) => c[1])) + 1;
-    const [pw, ph] = gridSize(grid, w, hgt);
-    const el = svg('svg', {
-      viewBox: `-2 -2 ${pw + 4} ${ph + 4}`,
-      width: ((pw + 4) * scale).toFixed(1),
-      height: ((ph + 4) * scale).toFixed(1),
-      class: 'piece-svg',
-    });
-    for (const [x, y] of shape) {
-      const up = grid === 'triangle' && (((x + y) % 2) + 2) % 2 === 0;
-      el.append(svg('polygon', { points: pointsAttr(cellPolygon(grid, x, y, up, hgt)), style: `fill:${fill}` }));
-    }
-    return el;
-  }
-
   renderTray() {
     const p = /** @type {PuzzleDetail} */ (this.puzzle);
     const used = this.usedBy(this.colour);
@@ -451,7 +426,7 @@ class PuzzlePage {
         title: `${piece.name} (${piece.size} cells)`,
         'data-piece': piece.name,
       });
-      btn.append(this.pieceSvg(piece.symmetries[0], fill, p.board.grid === 'square' ? 0.5 : 0.55));
+      btn.append(pieceSvg(p.board.grid, piece.symmetries[0], fill, p.board.grid === 'square' ? 0.5 : 0.55));
       btn.addEventListener('click', () => this.select(this.piece === i ? null : i));
       return btn;
     });
@@ -473,7 +448,7 @@ class PuzzlePage {
     $('#controls').classList.add('has-piece');
     const piece = this.puzzle.board.pieces[this.piece];
     el.replaceChildren(
-      this.pieceSvg(piece.symmetries[this.orient.t], colourHex(this.colourName(this.colour)), 0.8),
+      pieceSvg(this.puzzle.board.grid, piece.symmetries[this.orient.t], colourHex(this.colourName(this.colour)), 0.8),
       h('span', {}, [piece.name]),
     );
   }

@@ -3,10 +3,8 @@
 //! biased towards large pieces by keeping the biggest of [`DRAWS`] draws. Allocation-free.
 
 use blokus_core::playout::Playout;
-use blokus_core::position::MAX_COLOURS;
-use blokus_core::{Move, PieChoice, Position};
+use blokus_core::{Move, Position};
 use rand::rngs::SmallRng;
-use rand::Rng;
 
 use crate::context::Context;
 
@@ -29,8 +27,9 @@ impl Playouts {
     }
 
     /// Plays `pos` to the end of the game (the turn bookkeeping of `pos` is not kept up
-    /// to date: only its placements, which is what scoring reads). `on_move(ply, colour,
-    /// move)` sees every placement; `ply` counts on from `first_ply`.
+    /// to date: only its placements, which is what scoring reads), with core's playout
+    /// loop. `on_move(ply, colour, move)` sees every placement; `ply` counts on from
+    /// `first_ply`.
     pub fn run(
         &mut self,
         ctx: &Context,
@@ -39,60 +38,14 @@ impl Playouts {
         first_ply: usize,
         mut on_move: impl FnMut(usize, usize, Move),
     ) {
-        if pos.is_over() {
-            return;
-        }
-        let rules = &ctx.rules;
-        let t = rules.table();
+        let t = ctx.rules.table();
         let size = |m: Move| t.info(m).cells().len() as u32;
-        self.playout.begin(rules);
-        let n = ctx.num_colours;
-        let mut dead = [false; MAX_COLOURS];
         let mut ply = first_ply;
-        let mut idle = 0;
-        let mut c = pos.to_move();
-        while idle < n {
-            if pos.awaiting_pie_choice() {
-                let choice = if rng.gen_bool(0.5) {
-                    PieChoice::Keep
-                } else {
-                    PieChoice::Swap
-                };
-                pos.choose_pie(rules, choice)
-                    .expect("pie choice is pending");
-                if pos.is_over() {
-                    return;
-                }
-                c = pos.to_move();
-                continue;
-            }
-            let mv = if dead[c] {
-                None
-            } else {
-                self.playout.draw_best(rules, pos, c, rng, DRAWS, size)
-            };
-            match mv {
-                Some(m) => {
-                    on_move(ply, c, m);
-                    ply += 1;
-                    pos.place(rules, c, m);
-                    idle = 0;
-                    if rules.v().pie
-                        && pos.pie_choice().is_none()
-                        && pos.first_move(0).is_some()
-                        && pos.first_move(1).is_some()
-                    {
-                        pos.set_awaiting_pie(true);
-                        continue;
-                    }
-                }
-                None => {
-                    dead[c] = true;
-                    idle += 1;
-                }
-            }
-            c = (c + 1) % n;
-        }
+        self.playout
+            .run_biased(&ctx.rules, pos, rng, DRAWS, size, |c, m| {
+                on_move(ply, c, m);
+                ply += 1;
+            });
     }
 }
 

@@ -53,6 +53,22 @@ impl Playout {
     /// Plays uniformly random legal moves (and random pie choices) from `pos` to the end
     /// of the game. Returns the number of placements made.
     pub fn run(&mut self, rules: &Rules, pos: &mut Position, rng: &mut impl Rng) -> usize {
+        self.run_biased(rules, pos, rng, 1, |_| 0, |_, _| {})
+    }
+
+    /// Plays `pos` to the end of the game, each move the best by `key` of `draws`
+    /// uniform legal draws (see [`Playout::draw_best`]), pie choices at random;
+    /// `on_move(colour, move)` sees every placement before it is made. Returns the
+    /// number of placements made.
+    pub fn run_biased(
+        &mut self,
+        rules: &Rules,
+        pos: &mut Position,
+        rng: &mut impl Rng,
+        draws: usize,
+        key: impl Fn(Move) -> u32,
+        mut on_move: impl FnMut(usize, Move),
+    ) -> usize {
         self.begin(rules);
         let n = rules.num_colours();
         let mut dead = [false; MAX_COLOURS];
@@ -73,10 +89,11 @@ impl Playout {
             let mv = if dead[c] {
                 None
             } else {
-                self.draw(rules, pos, c, rng)
+                self.draw_best(rules, pos, c, rng, draws, &key)
             };
             match mv {
                 Some(m) => {
+                    on_move(c, m);
                     pos.place(rules, c, m);
                     placed += 1;
                     idle = 0;

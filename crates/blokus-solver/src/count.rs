@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use crate::tiling::{Engine, Stats, Tiling, TilingError};
+use crate::tiling::{Engine, State, Stats, Tiling, TilingError};
 
 /// The result of a count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +62,29 @@ fn canonical(engine: &Engine, stack: &[(u32, u8)], syms: &[Sym]) -> Vec<u8> {
     best.expect("at least the identity")
 }
 
+/// Every tiling that completes `s`, counted once per class under the symmetries.
+fn distinct_tilings(
+    engine: &Engine,
+    s: &mut State,
+    stats: &mut Stats,
+    syms: &[Sym],
+    progress: &mut dyn FnMut(&Stats),
+) -> u64 {
+    let mut seen = HashSet::new();
+    let _ = engine.search(
+        s,
+        stats,
+        &mut |stack| {
+            seen.insert(canonical(engine, stack, syms));
+            ControlFlow::Continue(())
+        },
+        progress,
+        u64::MAX,
+        &mut false,
+    );
+    seen.len() as u64
+}
+
 /// Counts the tilings of a colourless tiling up to the rectangle's symmetries.
 ///
 /// # Errors
@@ -90,21 +113,10 @@ pub fn count(tiling: Tiling, progress: &mut dyn FnMut(&Stats)) -> Result<Count, 
                 .count()
         });
     let Some(u) = unique else {
-        let mut seen = HashSet::new();
         let mut s = engine.start_state();
-        let _ = engine.search(
-            &mut s,
-            &mut stats,
-            &mut |stack| {
-                seen.insert(canonical(&engine, stack, &syms));
-                ControlFlow::Continue(())
-            },
-            progress,
-            u64::MAX,
-            &mut false,
-        );
+        let up_to_symmetry = distinct_tilings(&engine, &mut s, &mut stats, &syms, progress);
         return Ok(Count {
-            up_to_symmetry: seen.len() as u64,
+            up_to_symmetry,
             stats,
         });
     };
@@ -134,19 +146,7 @@ pub fn count(tiling: Tiling, progress: &mut dyn FnMut(&Stats)) -> Result<Count, 
         let mut s = engine.start_state();
         engine.apply(&mut s, p, crate::colour::NONE);
         if symmetric {
-            let mut seen = HashSet::new();
-            let _ = engine.search(
-                &mut s,
-                &mut stats,
-                &mut |stack| {
-                    seen.insert(canonical(&engine, stack, &syms));
-                    ControlFlow::Continue(())
-                },
-                progress,
-                u64::MAX,
-                &mut false,
-            );
-            total += seen.len() as u64;
+            total += distinct_tilings(&engine, &mut s, &mut stats, &syms, progress);
         } else {
             let _ = engine.search(
                 &mut s,
