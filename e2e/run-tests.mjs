@@ -85,51 +85,64 @@ function assert(cond, msg) {
   if (!cond) throw new Error(`assertion failed: ${msg}`);
 }
 
+/** @typedef {import('playwright-core').Page} Page */
+
+/** @param {Page} page @returns {Promise<number>} the game's ply (-1 before it loads) */
+const ply = (page) => page.evaluate(() => window.blokusGame?.state()?.ply ?? -1);
+
+/** @param {Page} page @param {number} n @param {number} [timeout] */
+const waitPly = (page, n, timeout = 30000) =>
+  page.waitForFunction((n) => (window.blokusGame?.state()?.ply ?? -1) >= n, n, { timeout });
+
+/** @param {Page} page @param {number} [timeout] */
+const waitMyTurn = (page, timeout = 30000) => page.waitForFunction(() => !!window.blokusGame?.myTurn(), null, { timeout });
+
 /**
- * Finds a legal placement of a piece on the page (trying every orientation and cell the
- * way a person would aim), then performs it with real key presses and a real click.
- * @param {import('playwright-core').Page} page
+ * Turns the piece in hand with the F and R keys, as a person does, until it has
+ * orientation `t` (see web/js/geometry.js Orientation).
+ * @param {Page} page
+ * @param {'game'|'puzzle'} kind
+ * @param {{t: number, half: number}} plan
+ */
+async function turnTo(page, kind, plan) {
+  const orient = () => page.evaluate((k) => (k === 'game' ? window.blokusGame : window.blokusPuzzle)?.orientation() ?? -1, kind);
+  if ((await orient()) >= plan.half !== plan.t >= plan.half) await page.keyboard.press('f');
+  for (let i = 0; i < plan.half && (await orient()) !== plan.t; i++) await page.keyboard.press('r');
+  assert((await orient()) === plan.t, 'turned to the wanted orientation');
+}
+
+/**
+ * Picks a piece in the tray, turns it, aims it and waits for a legal preview, the way a
+ * person does; where to aim is what the page's picker finds (it changes nothing).
+ * @param {Page} page
  * @param {string} [preferred] piece name to try first
  */
-async function playSomeMove(page, preferred) {
+async function aimSomeMove(page, preferred) {
   await page.waitForFunction(() => {
-    const p = /** @type {any} */ (window).blokusPage;
-    return p && p.myTurn() && p.legal.size > 0 && !p.sending;
+    const g = window.blokusGame;
+    return !!g && g.myTurn() && g.legalCount() > 0 && !g.sending();
   });
-  const plan = await page.evaluate((pref) => {
-    const p = /** @type {any} */ (window).blokusPage;
-    const s = p.state;
-    const c = s.to_move;
-    const order = [...p.v.pieces.keys()].filter((i) => s.remaining[c][i] > 0);
-    order.sort((a, b) => (p.v.pieces[b].name === pref ? 1 : 0) - (p.v.pieces[a].name === pref ? 1 : 0));
-    for (const piece of order) {
-      p.select(piece);
-      for (let t = 0; t < p.orient.n; t++) {
-        p.orient.t = t;
-        for (let cell = 0; cell < p.v.cells.length; cell++) {
-          p.hover = cell;
-          p.updateGhost();
-          if (p.ghostLegal) {
-            p.select(null);
-            return { piece: p.v.pieces[piece].name, t, cell, half: p.orient.n / 2 };
-          }
-        }
-      }
-    }
-    p.select(null);
-    return null;
-  }, preferred || '');
+  const plan = await page.evaluate((pref) => window.blokusGame?.findAim(pref) ?? null, preferred || '');
   assert(plan !== null, 'a legal placement exists');
-  if (!plan) return;
-  const before = await page.evaluate(() => /** @type {any} */ (window).blokusPage.state.ply);
+  if (!plan) throw new Error('unreachable');
   await page.click(`#tray .tray-colour.active button[data-piece="${plan.piece}"]`);
-  if (plan.t >= plan.half) await page.keyboard.press('f');
-  for (let i = 0; i < plan.t % plan.half; i++) await page.keyboard.press('r');
+  await turnTo(page, 'game', plan);
   const cell = page.locator(`#board polygon[data-cell="${plan.cell}"]`);
   await cell.hover();
   await page.waitForSelector('.ghost-cell.legal');
+  return { plan, cell };
+}
+
+/**
+ * Plays a legal move with real clicks and key presses.
+ * @param {Page} page
+ * @param {string} [preferred] piece name to try first
+ */
+async function playSomeMove(page, preferred) {
+  const before = await ply(page);
+  const { plan, cell } = await aimSomeMove(page, preferred);
   await cell.click();
-  await page.waitForFunction((b) => /** @type {any} */ (window).blokusPage.state.ply > b, before);
+  await waitPly(page, before + 1);
   return plan;
 }
 
@@ -148,7 +161,7 @@ async function createFromLobby(page, base, variant, kinds) {
   const levels = page.locator('.seat-level');
   for (let i = 0; i < kinds.length; i++) if (kinds[i] === 'ai') await levels.nth(i).selectOption('1');
   await Promise.all([page.waitForURL(/\/game\/[0-9a-f]{16}$/), page.click('#create-btn')]);
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage?.state);
+  await page.waitForFunction(() => !!window.blokusGame?.state());
 }
 
 /** @param {import('playwright-core').Page} page @param {string} name */
@@ -169,12 +182,18 @@ test('duo against the AI: place pieces by clicking, the AI answers, reload resum
   await createFromLobby(page, server.url, 'duo', ['me', 'ai']);
   await page.waitForSelector('#status.status-you');
   await shot(page, 'duo-start');
+  // Aimed away from the starting points: the rules engine's reason is shown.
+  await page.click('#tray .tray-colour.active button[data-piece="O"]');
+  await page.locator('#board polygon[data-name="b2"]').click();
+  await page.waitForFunction(() => (document.querySelector('#aim-hint')?.textContent || '').includes('starting point'));
+  assert((await ply(page)) === 0, 'nothing placed');
+  await page.keyboard.press('Escape');
   await playSomeMove(page, 'X');
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 2, null, { timeout: 60000 });
+  await waitPly(page, 2, 60000);
   await playSomeMove(page, 'F');
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 4, null, { timeout: 60000 });
+  await waitPly(page, 4, 60000);
   // Select a piece and hover to show the ghost preview in the screenshot.
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.myTurn());
+  await waitMyTurn(page);
   await page.click('#tray .tray-colour.active button.piece:not(.blocked)');
   await page.locator('#board polygon[data-cell="100"]').hover();
   await page.screenshot({ path: path.join(shots, 'duo-ghost.png') });
@@ -182,15 +201,15 @@ test('duo against the AI: place pieces by clicking, the AI answers, reload resum
   const filled = await page.locator('#board polygon.cell.filled').count();
   assert(filled >= 4, `pieces on the board (${filled})`);
   await page.reload();
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage?.state?.ply >= 4);
+  await waitPly(page, 4);
   await page.waitForSelector('#conn.conn-open');
   const after = await page.locator('#board polygon.cell.filled').count();
   assert(after === filled, `same board after reload (${after} vs ${filled})`);
   assert((await page.locator('#moves li').count()) >= 4, 'move list restored');
   // Undo takes back my last move and the AI's answer.
-  const ply = await page.evaluate(() => /** @type {any} */ (window).blokusPage.state.ply);
+  const now = await ply(page);
   await page.click('#undo');
-  await page.waitForFunction((p) => /** @type {any} */ (window).blokusPage.state.ply === p - 2, ply);
+  await page.waitForFunction((p) => window.blokusGame?.state()?.ply === p - 2, now);
   await page.close();
 });
 
@@ -200,27 +219,14 @@ test('a Trigon move by clicking', async ({ browser, server }) => {
   await page.waitForSelector('#status.status-you');
   const plan = await playSomeMove(page, 'I6');
   assert(!!plan, 'played');
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 4, null, { timeout: 60000 });
+  await waitPly(page, 4, 60000);
   const filled = await page.locator('#board polygon.cell.filled').count();
   assert(filled >= 4, `triangles covered (${filled})`);
   await shot(page, 'trigon');
   // A legal ghost preview on triangles, for the screenshot.
-  const plan2 = await page.evaluate(() => {
-    const p = /** @type {any} */ (window).blokusPage;
-    const piece = p.v.pieces.findIndex((/** @type {any} */ x) => x.name === 'F');
-    p.select(piece);
-    for (let cell = 0; cell < p.v.cells.length; cell++) {
-      p.hover = cell;
-      p.updateGhost();
-      if (p.ghostLegal) return cell;
-    }
-    return -1;
-  });
-  if (plan2 >= 0) {
-    await page.locator(`#board polygon[data-cell="${plan2}"]`).hover();
-    await page.waitForSelector('.ghost-cell.legal');
-    await page.screenshot({ path: path.join(shots, 'trigon-ghost.png') });
-  }
+  await waitMyTurn(page, 60000);
+  await aimSomeMove(page, 'F');
+  await page.screenshot({ path: path.join(shots, 'trigon-ghost.png') });
   await page.close();
 });
 
@@ -235,15 +241,15 @@ test('two browsers play each other by link', async ({ browser, server }) => {
   assert(link.includes('/game/'), 'share link shown');
   await b.goto(link);
   await b.click('text=Take this seat');
-  await b.waitForFunction(() => (/** @type {any} */ (window).blokusPage.state.you || []).length === 1);
+  await b.waitForFunction(() => (window.blokusGame?.state()?.you || []).length === 1);
   await playSomeMove(a, 'X');
-  await b.waitForFunction(() => /** @type {any} */ (window).blokusPage.myTurn());
+  await waitMyTurn(b);
   await playSomeMove(b, 'X');
-  await a.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply === 2);
+  await waitPly(a, 2);
   await shot(a, 'link-player-a');
   await shot(b, 'link-player-b-phone');
   // Out of turn from the UI: B cannot act now (A's turn), so B has no legal moves.
-  const bLegal = await b.evaluate(() => /** @type {any} */ (window).blokusPage.legal.size);
+  const bLegal = await b.evaluate(() => window.blokusGame?.legalCount());
   assert(bLegal === 0, 'no legal moves offered out of turn');
   await ca.close();
   await cb.close();
@@ -253,16 +259,17 @@ test('kill -9 of the server in the middle of a game loses nothing; clients recon
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await createFromLobby(page, server.url, 'classic_2', ['me', 'ai']);
   await playSomeMove(page, 'X');
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 2, null, { timeout: 60000 });
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.myTurn(), null, { timeout: 60000 });
-  const before = await page.evaluate(() => JSON.stringify(/** @type {any} */ (window).blokusPage.state.moves));
+  await waitPly(page, 2, 60000);
+  await waitMyTurn(page, 60000);
+  const moves = () => page.evaluate(() => JSON.stringify(window.blokusGame?.state()?.moves));
+  const before = await moves();
   await server.kill9();
   await page.waitForSelector('#conn.conn-waiting');
   await shot(page, 'server-down');
   await server.start();
   await page.waitForSelector('#conn.conn-open', { timeout: 30000 });
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.myTurn());
-  const after = await page.evaluate(() => JSON.stringify(/** @type {any} */ (window).blokusPage.state.moves));
+  await waitMyTurn(page);
+  const after = await moves();
   assert(after === before, 'the same moves after the restart');
   await playSomeMove(page);
   await shot(page, 'after-restart');
@@ -276,14 +283,13 @@ test('phone-sized screen: tap to preview, tap again to place', async ({ browser,
   await shot(page, 'phone-start');
   await page.waitForSelector('#status.status-you');
   await page.tap('#tray .tray-colour.active button[data-piece="1"]');
-  const start = await page.evaluate(() => /** @type {any} */ (window).blokusPage.v.names.indexOf('e10'));
-  const cell = page.locator(`#board polygon[data-cell="${start}"]`);
+  const cell = page.locator('#board polygon[data-name="e10"]');
   await cell.tap();
   await page.waitForSelector('.ghost-cell.legal');
-  assert((await page.evaluate(() => /** @type {any} */ (window).blokusPage.state.ply)) === 0, 'first tap only previews');
+  assert((await ply(page)) === 0, 'first tap only previews');
   await cell.tap();
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 1);
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply >= 2, null, { timeout: 60000 });
+  await waitPly(page, 1);
+  await waitPly(page, 2, 60000);
   await shot(page, 'phone-after');
   await ctx.close();
 });
@@ -296,8 +302,8 @@ test('Polyomino pie rule in hot-seat: opening of two colours, then keep or swap'
   await page.waitForSelector('#pie:not([hidden])');
   await shot(page, 'pie-choice');
   await page.click('#pie button:has-text("Swap")');
-  await page.waitForFunction(() => /** @type {any} */ (window).blokusPage.state.ply === 3);
-  const seats = await page.evaluate(() => /** @type {any} */ (window).blokusPage.state.seats.map((/** @type {any} */ s) => s.colours.join('+')));
+  await waitPly(page, 3);
+  const seats = await page.evaluate(() => window.blokusGame?.state()?.seats.map((s) => s.colours.join('+')) ?? []);
   assert(seats[0] === 'blue' && seats[1] === 'orange', `after a swap the first player plays Blue (${seats})`);
   await playSomeMove(page);
   await page.close();
@@ -354,47 +360,31 @@ async function placePuzzlePiece(page, colour, piece, cells) {
   await page.click(`#colours button:has-text("${colour[0].toUpperCase()}${colour.slice(1)}")`);
   await page.click(`#tray button[data-piece="${piece}"]`);
   // Where to aim, and in which orientation (found as a person would, by trying).
-  const plan = await page.evaluate(
-    ({ piece, cells }) => {
-      const p = /** @type {any} */ (window).puzzlePage;
-      const want = [...cells].sort().join(',');
-      const saved = p.orient.t;
-      for (let t = 0; t < p.orient.n; t++) {
-        p.orient.t = t;
-        for (let cell = 0; cell < p.puzzle.board.cells.length; cell++) {
-          const got = p.cellsAt(cell);
-          if (got && got.map((/** @type {number} */ c) => p.puzzle.board.names[c]).sort().join(',') === want) {
-            p.orient.t = saved;
-            return { t, cell, half: p.orient.n / 2 };
-          }
-        }
-      }
-      p.orient.t = saved;
-      return null;
-    },
-    { piece, cells },
-  );
+  const plan = await page.evaluate((cells) => window.blokusPuzzle?.findAim(cells) ?? null, cells);
   assert(plan !== null, `${piece} can cover ${cells}`);
   if (!plan) return;
-  const orient = () => page.evaluate(() => /** @type {any} */ (window).puzzlePage.orient.t);
-  if ((await orient()) >= plan.half !== plan.t >= plan.half) await page.keyboard.press('f');
-  for (let i = 0; i < plan.half && (await orient()) !== plan.t; i++) await page.keyboard.press('r');
-  assert((await orient()) === plan.t, 'turned to the wanted orientation');
-  const before = await page.evaluate(() => /** @type {any} */ (window).puzzlePage.placements.length);
+  await turnTo(page, 'puzzle', plan);
+  const before = await placed(page);
   const target = page.locator(`#board polygon[data-cell="${plan.cell}"]`);
   await target.hover();
   await page.waitForSelector('#board .ghost-cell');
   await target.click();
-  await page.waitForFunction((n) => /** @type {any} */ (window).puzzlePage.placements.length === n + 1, before);
+  await waitPlaced(page, before + 1);
 }
+
+/** @param {Page} page @returns {Promise<number>} pieces placed on the puzzle page */
+const placed = (page) => page.evaluate(() => window.blokusPuzzle?.placements().length ?? -1);
+
+/** @param {Page} page @param {number} n @param {number} [timeout] */
+const waitPlaced = (page, n, timeout = 30000) =>
+  page.waitForFunction((n) => window.blokusPuzzle?.placements().length === n, n, { timeout });
 
 test('puzzle page: place by clicking, undo, a dead end, hints to the solved screen', async ({ browser, server }) => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${server.url}/puzzle?id=tetro_8x10`);
-  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage?.puzzle?.id === 'tetro_8x10');
+  await page.waitForFunction(() => window.blokusPuzzle?.puzzleId() === 'tetro_8x10');
   assert((await page.locator('#board polygon.cell').count()) === 80, 'an 8 x 10 board');
   const filled = () => page.locator('#board polygon.cell.filled').count();
-  const placed = () => page.evaluate(() => /** @type {any} */ (window).puzzlePage.placements.length);
 
   // A piece by clicking, shown on the board and in the list; then undone.
   await placePuzzlePiece(page, 'blue', 'L4', ['a1', 'b1', 'c1', 'a2']);
@@ -402,39 +392,38 @@ test('puzzle page: place by clicking, undo, a dead end, hints to the solved scre
   assert((await page.locator('#moves li').count()) === 1, 'listed');
   assert((await page.locator('#count').innerText()).startsWith('1 /'), 'counted');
   await page.click('#undo');
-  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage.placements.length === 0);
+  await waitPlaced(page, 0);
   assert((await filled()) === 0, 'undo empties the board');
 
-  // A placement the server refuses (overlap) changes nothing.
+  // An overlapping placement is previewed as illegal, says why, and changes nothing.
   await placePuzzlePiece(page, 'blue', 'O', ['a1', 'b1', 'a2', 'b2']);
   await page.click('#colours button:has-text("Yellow")');
   await page.click('#tray button[data-piece="O"]');
-  const same = await page.evaluate(() => {
-    const p = /** @type {any} */ (window).puzzlePage;
-    return p.puzzle.board.names.indexOf('b2');
-  });
-  await page.locator(`#board polygon[data-cell="${same}"]`).click();
-  await page.waitForSelector('.toast-error');
-  assert((await placed()) === 1, 'an overlapping piece is refused');
+  const same = page.locator('#board polygon[data-name="b2"]');
+  await same.hover();
+  await page.waitForSelector('#board .ghost-cell.illegal');
+  assert((await page.locator('#aim-hint').innerText()).includes('already covered'), 'the preview says why');
+  await same.click();
+  assert((await placed(page)) === 1, 'an overlapping piece is refused');
   await page.click('#undo');
-  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage.placements.length === 0);
+  await waitPlaced(page, 0);
 
   // A T that cuts off the corner a1: the hint says there is no solution from here.
   await placePuzzlePiece(page, 'red', 'T4', ['a2', 'b2', 'c2', 'b1']);
   await page.click('#hint');
   await page.waitForFunction(() => (document.querySelector('#status')?.textContent || '').includes('No solution from here'));
   assert((await page.locator('.toast-error').last().innerText()).includes('No solution from here'), 'told why');
-  assert((await placed()) === 1, 'nothing placed by a failed hint');
+  assert((await placed(page)) === 1, 'nothing placed by a failed hint');
   await shot(page, 'puzzle-no-solution');
   await page.click('#undo');
-  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage.placements.length === 0);
+  await waitPlaced(page, 0);
 
   // The strict form, one piece by hand, then hint after hint to the solved screen.
   await page.check('#strict');
   await placePuzzlePiece(page, 'green', 'I4', ['a1', 'a2', 'a3', 'a4']);
   for (let i = 1; i < 20; i++) {
     await page.click('#hint');
-    await page.waitForFunction((n) => /** @type {any} */ (window).puzzlePage.placements.length === n, i + 1, { timeout: 20000 });
+    await waitPlaced(page, i + 1, 20000);
     if (i === 1) {
       await page.waitForFunction(() => (document.querySelector('#status')?.textContent || '').startsWith('Hint: '));
       const status = await page.locator('#status').innerText();
@@ -445,15 +434,14 @@ test('puzzle page: place by clicking, undo, a dead end, hints to the solved scre
   await page.waitForSelector('#solved:not([hidden])');
   assert((await page.locator('#solved').innerText()).includes('Solved!'), 'solved screen');
   assert((await filled()) === 80, 'every cell covered');
-  const first = await page.evaluate(() => /** @type {any} */ (window).puzzlePage.placements[0]);
-  assert(first.piece === 'I4' && first.colour === 'green', 'the hand-placed piece stays');
+  const first = await page.evaluate(() => window.blokusPuzzle?.placements()[0]);
+  assert(first?.piece === 'I4' && first?.colour === 'green', 'the hand-placed piece stays');
   // The server agrees: the strict tiling is complete and valid.
   const check = await page.evaluate(async () => {
-    const p = /** @type {any} */ (window).puzzlePage;
     const r = await fetch('/api/puzzles/tetro_8x10/check', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ placements: p.placements, strict: true }),
+      body: JSON.stringify({ placements: window.blokusPuzzle?.placements(), strict: true }),
     });
     return r.json();
   });
@@ -462,16 +450,38 @@ test('puzzle page: place by clicking, undo, a dead end, hints to the solved scre
   await page.close();
 });
 
+test('puzzle page on a phone: the first tap previews, Shift+R and E turn back', async ({ browser, server }) => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await ctx.newPage();
+  await page.goto(`${server.url}/puzzle?id=tetro_8x10`);
+  await page.waitForFunction(() => window.blokusPuzzle?.puzzleId() === 'tetro_8x10');
+  await page.tap('#tray button[data-piece="L4"]');
+  const orient = () => page.evaluate(() => window.blokusPuzzle?.orientation() ?? -1);
+  await page.keyboard.press('r');
+  assert((await orient()) === 1, 'R turns');
+  await page.keyboard.press('Shift+R');
+  assert((await orient()) === 0, 'Shift+R turns back');
+  await page.keyboard.press('e');
+  assert((await orient()) === 3, 'E turns back');
+  const cell = page.locator('#board polygon[data-name="b2"]');
+  await cell.tap();
+  await page.waitForSelector('#board .ghost-cell.legal');
+  assert((await placed(page)) === 0, 'the first tap only previews');
+  await cell.tap();
+  await waitPlaced(page, 1);
+  await ctx.close();
+});
+
 test('puzzle page: a strict 15 x 16 pentomino hint comes back within seconds', async ({ browser, server }) => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${server.url}/puzzle?id=penta_15x16`);
-  await page.waitForFunction(() => /** @type {any} */ (window).puzzlePage?.puzzle?.id === 'penta_15x16');
+  await page.waitForFunction(() => window.blokusPuzzle?.puzzleId() === 'penta_15x16');
   await page.check('#strict');
   const t0 = Date.now();
   await page.click('#hint');
-  await page.waitForFunction(() => !/** @type {any} */ (window).puzzlePage.busy && !document.body.classList.contains('hint-busy'), null, { timeout: 30000 });
+  await page.waitForFunction(() => !window.blokusPuzzle?.busy() && !document.body.classList.contains('hint-busy'), null, { timeout: 30000 });
   const secs = (Date.now() - t0) / 1000;
-  const n = await page.evaluate(() => /** @type {any} */ (window).puzzlePage.placements.length);
+  const n = await placed(page);
   const status = await page.locator('#status').innerText();
   // Either a piece of a solution or an honest "not found within the limit".
   assert(n === 1 || status.includes('within the search limit'), `hint answered (${n} placed, "${status}")`);

@@ -35,6 +35,14 @@ else
   echo "FAIL web/ type-check"
   failed=$((failed + 1))
 fi
+echo "e2e: tsc --noEmit over the tests"
+if npx --no-install tsc --noEmit -p tsconfig.json; then
+  echo "ok   e2e/ type-checks (the pages' test hooks are typed)"
+  passed=$((passed + 1))
+else
+  echo "FAIL e2e/ type-check"
+  failed=$((failed + 1))
+fi
 
 set +e
 node run-tests.mjs | tee /tmp/blokus-e2e.$$.log

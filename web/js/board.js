@@ -87,8 +87,9 @@ export class BoardView {
     this.cellsLayer = svg('g', { class: 'cells' });
     this.marksLayer = svg('g', { class: 'marks', 'pointer-events': 'none' });
     this.ghostLayer = svg('g', { class: 'ghost', 'pointer-events': 'none' });
+    this.cursorLayer = svg('g', { class: 'cursor', 'pointer-events': 'none' });
     this.labels = svg('g', { class: 'labels', 'pointer-events': 'none' });
-    this.root.append(this.cellsLayer, this.marksLayer, this.ghostLayer, this.labels);
+    this.root.append(this.cellsLayer, this.marksLayer, this.ghostLayer, this.cursorLayer, this.labels);
     /** @type {SVGElement[]} */
     this.cellEls = [];
     /** @type {import('./geometry.js').XY[]} */
@@ -237,5 +238,16 @@ export class BoardView {
 
   clearGhost() {
     this.ghostLayer.replaceChildren();
+  }
+
+  /**
+   * Outlines the cell the piece in hand is aimed at (null: none).
+   * @param {number|null} cell
+   */
+  showCursor(cell) {
+    this.cursorLayer.replaceChildren();
+    if (cell === null) return;
+    const [x, y, up] = this.v.cells[cell];
+    this.cursorLayer.append(svg('polygon', { points: pointsAttr(cellPolygon(this.grid, x, y, up === 1, this.v.height)), class: 'cursor-cell' }));
   }
 }

@@ -7,13 +7,13 @@
 
 import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
-import { Orientation, placeShape } from './geometry.js';
+import { notify } from './notices.js';
+import { PiecePicker, pickerElements } from './picker.js';
 import { ReconnectingSocket } from './socket.js';
 import { addTokens, tokensFor } from './tokens.js';
 
 /** @typedef {import('./api.js').GameState} GameState */
 /** @typedef {import('./api.js').VariantDetail} VariantDetail */
-/** @typedef {import('./geometry.js').XY} XY */
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
 
@@ -27,22 +27,32 @@ class GamePage {
     this.cellIndex = new Map(v.names.map((n, i) => [n, i]));
     /** @type {Set<string>} */
     this.legal = new Set();
-    /** @type {number|null} */
-    this.piece = null;
-    this.orient = new Orientation(v.grid);
-    /** @type {number|null} */
-    this.hover = null;
-    /** @type {XY[]|null} */
-    this.ghost = null;
-    this.ghostLegal = false;
     /** @type {number|null} replayed ply, null = live */
     this.viewPly = null;
     /** Whether a move was sent and its answer is awaited. */
     this.sending = false;
-    this.board = new BoardView($('#board'), v, {
-      onHover: (c) => this.onHover(c),
-      onTap: (c, type) => this.onTap(c, type),
-    });
+    this.picker = new PiecePicker(
+      {
+        canPlace: () => this.myTurn() && this.viewPly === null && !this.sending,
+        colour: () => (this.state && this.state.to_move !== null ? this.v.colours[this.state.to_move] : null),
+        available: (piece) => {
+          const s = this.state;
+          return !!s && s.to_move !== null && (s.remaining[s.to_move][piece] || 0) > 0;
+        },
+        check: (cells) => ({ legal: this.legal.has(this.moveKey(cells)) }),
+        place: (cells) => this.place(cells),
+        // The rules engine on the server names the broken rule and the cell.
+        refused: (cells) => this.sendMove(cells),
+        changed: () => {
+          this.renderTray();
+          this.renderStatus();
+        },
+        key: (ev) => this.pageKey(ev),
+      },
+      pickerElements(),
+    );
+    this.board = new BoardView($('#board'), v, this.picker.boardHandlers());
+    this.picker.attach(this.board);
     $('#variant-name').textContent = v.name;
     /** @type {HTMLAnchorElement} */ ($('#download')).href = `/api/games/${id}/record.blksgf`;
     this.bindControls();
@@ -73,31 +83,21 @@ class GamePage {
       s === 'open' ? 'live' : s === 'connecting' ? 'connecting…' : `offline, retrying in ${Math.ceil((ms || 0) / 1000)} s`;
   }
 
+  /**
+   * The page's own keys: with no piece in hand the left and right arrows replay.
+   * @param {KeyboardEvent} ev
+   * @returns {boolean} whether the key was used
+   */
+  pageKey(ev) {
+    if (this.picker.piece !== null) return false;
+    if (ev.key === 'ArrowLeft') this.step(-1);
+    else if (ev.key === 'ArrowRight') this.step(1);
+    else return false;
+    return true;
+  }
+
   bindControls() {
-    $('#rotate').addEventListener('click', () => this.turn('rotate'));
-    $('#flip').addEventListener('click', () => this.turn('flip'));
     $('#undo').addEventListener('click', () => this.sock.send({ type: 'undo' }));
-    document.addEventListener('keydown', (ev) => {
-      if (ev.target instanceof HTMLInputElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      const k = ev.key.toLowerCase();
-      if (k === 'r') this.turn(ev.shiftKey ? 'back' : 'rotate');
-      else if (k === 'e') this.turn('back');
-      else if (k === 'f') this.turn('flip');
-      else if (k === 'escape') this.select(null);
-      else if (ev.key === 'ArrowLeft') this.step(-1);
-      else if (ev.key === 'ArrowRight') this.step(1);
-      else return;
-      ev.preventDefault();
-    });
-    this.board.root.addEventListener(
-      'wheel',
-      (ev) => {
-        if (this.piece === null) return;
-        ev.preventDefault();
-        this.turn(ev.deltaY > 0 ? 'rotate' : 'back');
-      },
-      { passive: false },
-    );
     $('#r-first').addEventListener('click', () => this.viewAt(0));
     $('#r-prev').addEventListener('click', () => this.step(-1));
     $('#r-next').addEventListener('click', () => this.step(1));
@@ -105,16 +105,6 @@ class GamePage {
     $('#r-range').addEventListener('input', (ev) => {
       this.viewAt(Number(/** @type {HTMLInputElement} */ (ev.target).value));
     });
-  }
-
-  /** @param {'rotate'|'back'|'flip'} how */
-  turn(how) {
-    if (this.piece === null) return;
-    if (how === 'rotate') this.orient.rotate();
-    else if (how === 'back') this.orient.rotateBack();
-    else this.orient.flip();
-    this.renderPicked();
-    this.updateGhost();
   }
 
   /** @param {number} d */
@@ -130,7 +120,7 @@ class GamePage {
     const s = this.state;
     if (!s) return;
     this.viewPly = ply === null || ply >= s.moves.length ? null : ply;
-    if (this.viewPly !== null) this.select(null);
+    if (this.viewPly !== null) this.picker.select(null);
     this.render();
   }
 
@@ -142,22 +132,25 @@ class GamePage {
         this.state = m;
         this.sending = false;
         this.legal = new Set(m.legal || []);
-        if (m.ply !== prevPly || !this.myTurn()) this.select(this.myTurn() ? this.piece : null);
         this.render();
+        // A hot-seat player keeps the piece in hand if it is still theirs to place.
+        if (m.ply !== prevPly || !this.myTurn()) this.picker.select(this.myTurn() ? this.picker.piece : null);
         break;
       }
       case 'pass':
-        this.toast(`${m.names.map(title).join(', ')} cannot move and pass${m.names.length > 1 ? '' : 'es'}.`, 'info');
+        notify(`${m.names.map(title).join(', ')} cannot move and pass${m.names.length > 1 ? '' : 'es'}.`, 'info');
         break;
       case 'undo':
-        this.toast('Moves taken back.', 'info');
+        notify('Moves taken back.', 'info');
         break;
       case 'game_over':
-        this.toast('Game over.', 'info');
+        notify('Game over.', 'info');
         break;
       case 'error':
         this.sending = false;
-        this.toast(m.message, 'error');
+        // A refused placement: the reason goes under the board where the player looks.
+        if (m.code === 'illegal' && this.picker.piece !== null) this.picker.explain(m.message);
+        else notify(m.message, 'error');
         break;
       case 'move':
         break;
@@ -170,75 +163,6 @@ class GamePage {
     return !!s && !s.over && !s.awaiting_pie && s.player_to_move !== null && (s.you || []).includes(s.player_to_move);
   }
 
-  /** @param {number|null} piece */
-  select(piece) {
-    const s = this.state;
-    if (piece !== null && s && s.to_move !== null && (s.remaining[s.to_move][piece] || 0) === 0) piece = null;
-    if (piece !== this.piece) this.orient = new Orientation(this.v.grid);
-    this.piece = piece;
-    this.renderPicked();
-    this.renderTray();
-    this.updateGhost();
-  }
-
-  /** @param {number|null} c */
-  onHover(c) {
-    this.hover = c;
-    this.updateGhost();
-  }
-
-  /**
-   * @param {number} c
-   * @param {string} pointerType
-   */
-  onTap(c, pointerType) {
-    if (this.piece === null || !this.myTurn() || this.viewPly !== null) return;
-    if (pointerType === 'mouse') {
-      this.hover = c;
-      this.updateGhost();
-      this.place();
-      return;
-    }
-    // Touch: the first tap previews, a tap on the preview places it.
-    const inGhost = this.ghost && this.ghostCells().includes(c);
-    if (inGhost && this.ghostLegal) this.place();
-    else {
-      this.hover = c;
-      this.updateGhost();
-    }
-  }
-
-  /** Board cell indices of the ghost (off-board cells left out). @returns {number[]} */
-  ghostCells() {
-    if (!this.ghost) return [];
-    /** @type {number[]} */
-    const out = [];
-    for (const [x, y] of this.ghost) {
-      const i = this.board.cellAtXY(x, y);
-      if (i !== undefined) out.push(i);
-    }
-    return out;
-  }
-
-  updateGhost() {
-    const s = this.state;
-    if (this.piece === null || this.hover === null || !s || s.to_move === null || !this.myTurn() || this.viewPly !== null) {
-      this.ghost = null;
-      this.board.clearGhost();
-      $('#hint').textContent = this.piece === null ? '' : 'R or wheel: rotate · F: flip · Esc: put back';
-      $('#hint').classList.remove('bad');
-      return;
-    }
-    const [x, y, up] = this.v.cells[this.hover];
-    const shape = this.v.pieces[this.piece].symmetries[this.orient.t];
-    this.ghost = placeShape(this.v.grid, shape, x, y, up === 1);
-    const cells = this.ghostCells();
-    this.ghostLegal = cells.length === shape.length && this.legal.has(this.moveKey(cells));
-    this.board.showGhost(this.ghost, this.v.colours[s.to_move], this.ghostLegal);
-    $('#hint').textContent = this.ghostLegal ? '' : 'not a legal placement here';
-    $('#hint').classList.toggle('bad', !this.ghostLegal);
-  }
-
   /**
    * The canonical move text of cells: names in cell index order.
    * @param {number[]} cells
@@ -248,25 +172,28 @@ class GamePage {
     return [...cells].sort((a, b) => a - b).map((i) => this.v.names[i]).join(',');
   }
 
-  place() {
-    const s = this.state;
-    if (!s || !this.ghost || !this.ghostLegal || this.sending) return;
-    const cells = this.moveKey(this.ghostCells()).split(',');
-    if (this.sock.send({ type: 'move', cells, ply: s.ply })) {
+  /**
+   * Sends a legal placement; the piece leaves the hand.
+   * @param {number[]} cells
+   */
+  place(cells) {
+    if (this.sendMove(cells)) {
       this.sending = true;
-      this.piece = null;
-      this.ghost = null;
-      this.board.clearGhost();
-    } else {
-      this.toast('Not connected; the move was not sent.', 'error');
+      this.picker.select(null);
     }
   }
 
-  /** @param {string} text @param {'info'|'error'} kind */
-  toast(text, kind) {
-    const el = h('div', { class: `toast toast-${kind}` }, [text]);
-    $('#toasts').append(el);
-    setTimeout(() => el.remove(), kind === 'error' ? 6000 : 3500);
+  /**
+   * Sends a placement to the server (which checks it with the rules engine).
+   * @param {number[]} cells
+   * @returns {boolean} whether it was sent
+   */
+  sendMove(cells) {
+    const s = this.state;
+    if (!s) return false;
+    if (this.sock.send({ type: 'move', cells: this.moveKey(cells).split(','), ply: s.ply })) return true;
+    notify('Not connected; the move was not sent.', 'error');
+    return false;
   }
 
   // ----- rendering -----
@@ -278,7 +205,6 @@ class GamePage {
     this.renderStatus();
     this.renderPie();
     this.renderTray();
-    this.renderPicked();
     this.renderMoves();
     this.renderScores();
     this.renderSeats();
@@ -287,7 +213,7 @@ class GamePage {
     $('#undo').hidden = !s.can_undo || this.viewPly !== null;
     // Spectators have nothing to place.
     $('#controls').hidden = (s.you || []).length === 0;
-    this.updateGhost();
+    this.picker.refresh();
   }
 
   renderBoard() {
@@ -361,7 +287,7 @@ class GamePage {
     const who = this.seatLabel(p);
     let text;
     if (this.myTurn()) {
-      text = `Your turn: ${title(colour)}${this.piece === null ? ' — pick a piece below' : ''}`;
+      text = `Your turn: ${title(colour)}${this.picker.piece === null ? ' — pick a piece below' : ''}`;
       el.classList.add('status-you');
     } else if (s.seats[p].kind === 'ai') {
       text = `${title(colour)} (${who}) is thinking…`;
@@ -407,14 +333,14 @@ class GamePage {
         if (left === 0) return null;
         const btn = h('button', {
           type: 'button',
-          class: `piece${this.piece === i && active ? ' selected' : ''}${active && !legalPieces.has(i) ? ' blocked' : ''}`,
+          class: `piece${this.picker.piece === i && active ? ' selected' : ''}${active && !legalPieces.has(i) ? ' blocked' : ''}`,
           title: `${p.name} (${p.size} cells)${left > 1 ? ` ×${left}` : ''}`,
           'data-piece': p.name,
         });
         // Other colours' pieces are shown smaller: there to read, not to pick.
         btn.append(pieceSvg(this.v.grid, p.symmetries[0], colourHex(colour), active ? scale : scale * 0.7));
         if (left > 1) btn.append(h('span', { class: 'count' }, [`×${left}`]));
-        if (active) btn.addEventListener('click', () => this.select(this.piece === i ? null : i));
+        if (active) btn.addEventListener('click', () => this.picker.select(this.picker.piece === i ? null : i));
         else btn.setAttribute('disabled', '');
         return btn;
       });
@@ -432,19 +358,6 @@ class GamePage {
     // The colour to move first, so on a phone the playable pieces are at hand.
     list.sort((a, b) => Number(b.classList.contains('active')) - Number(a.classList.contains('active')));
     tray.replaceChildren(...list);
-  }
-
-  renderPicked() {
-    const el = $('#picked');
-    const s = this.state;
-    if (this.piece === null || !s || s.to_move === null) {
-      el.replaceChildren(h('span', { class: 'muted' }, ['no piece selected']));
-      $('#controls').classList.remove('has-piece');
-      return;
-    }
-    $('#controls').classList.add('has-piece');
-    const p = this.v.pieces[this.piece];
-    el.replaceChildren(pieceSvg(this.v.grid, p.symmetries[this.orient.t], colourHex(this.v.colours[s.to_move]), 0.8), h('span', {}, [p.name]));
   }
 
   renderMoves() {
@@ -529,7 +442,7 @@ class GamePage {
       copy.addEventListener('click', async () => {
         await navigator.clipboard?.writeText(url).catch(() => undefined);
         /** @type {HTMLInputElement} */ (input).select();
-        this.toast('Link copied.', 'info');
+        notify('Link copied.', 'info');
       });
       share.replaceChildren(h('p', {}, ['Send this link to your opponent:']), h('div', { class: 'row' }, [input, copy]));
     }
@@ -543,7 +456,7 @@ class GamePage {
       addTokens(id, [r]);
       this.join();
     } catch (e) {
-      this.toast(String(/** @type {Error} */ (e).message), 'error');
+      notify(String(/** @type {Error} */ (e).message), 'error');
     }
   }
 
@@ -591,7 +504,14 @@ async function main() {
     const page = new GamePage(v);
     page.state = s;
     page.render();
-    /** @type {any} */ (window).blokusPage = page;
+    window.blokusGame = {
+      state: () => page.state,
+      myTurn: () => page.myTurn(),
+      sending: () => page.sending,
+      legalCount: () => page.legal.size,
+      findAim: (prefer) => page.picker.findAim({ prefer }),
+      orientation: () => page.picker.orient.t,
+    };
   } catch (e) {
     $('#status').textContent = `Cannot open this game: ${/** @type {Error} */ (e).message}`;
   }

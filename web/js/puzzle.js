@@ -8,7 +8,8 @@
 
 import { $, colourHex, getJson, h, postJson, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
-import { Orientation, placeShape } from './geometry.js';
+import { notify } from './notices.js';
+import { PiecePicker, pickerElements } from './picker.js';
 
 /**
  * @typedef {Object} PuzzleSummary
@@ -56,11 +57,6 @@ class PuzzlePage {
     /** @type {Placement[]} */
     this.placements = [];
     this.colour = 0;
-    /** @type {number|null} */
-    this.piece = null;
-    this.orient = new Orientation('square');
-    /** @type {number|null} */
-    this.hover = null;
     this.busy = false;
     this.solved = false;
     /** @type {Set<number>} */
@@ -69,6 +65,34 @@ class PuzzlePage {
     this.generation = 0;
     /** Seed of the next hint search: each request explores another order, so asking again can help. */
     this.hintSeed = 1;
+    this.picker = new PiecePicker(
+      {
+        canPlace: () => !this.busy && !this.solved,
+        colour: () => (this.puzzle ? this.colourName(this.colour) : null),
+        available: (piece) => !!this.puzzle && !this.usedBy(this.colour).has(this.puzzle.board.pieces[piece].name),
+        check: (cells) => {
+          const owners = this.owners();
+          const taken = cells.find((c) => owners[c] >= 0);
+          const names = /** @type {PuzzleDetail} */ (this.puzzle).board.names;
+          return taken === undefined ? { legal: true } : { legal: false, reason: `cell ${names[taken]} is already covered` };
+        },
+        place: (cells) => this.place(cells),
+        changed: () => this.renderTray(),
+        key: (ev) => {
+          const k = ev.key.toLowerCase();
+          if (k === 'u') this.undo();
+          else if (k === 'h') this.hint();
+          else return false;
+          return true;
+        },
+      },
+      pickerElements(),
+    );
+  }
+
+  /** @returns {number|null} the piece in hand */
+  get piece() {
+    return this.picker.piece;
   }
 
   async start() {
@@ -81,32 +105,8 @@ class PuzzlePage {
     $('#strict').addEventListener('change', () => this.restart());
     $('#decreasing').addEventListener('change', () => this.restart());
     $('#restart').addEventListener('click', () => this.restart());
-    $('#rotate').addEventListener('click', () => this.turn('rotate'));
-    $('#flip').addEventListener('click', () => this.turn('flip'));
     $('#undo').addEventListener('click', () => this.undo());
     $('#hint').addEventListener('click', () => this.hint());
-    // Registered once: the board host outlives the board views of each puzzle.
-    $('#board').addEventListener(
-      'wheel',
-      (ev) => {
-        if (this.piece === null) return;
-        ev.preventDefault();
-        if (ev.deltaY > 0) this.orient.rotate();
-        else this.orient.rotateBack();
-        this.renderPicked();
-        this.renderGhost();
-      },
-      { passive: false },
-    );
-    document.addEventListener('keydown', (ev) => {
-      if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-      const k = ev.key.toLowerCase();
-      if (k === 'r') this.turn('rotate');
-      else if (k === 'f') this.turn('flip');
-      else if (k === 'u') this.undo();
-      else if (k === 'h') this.hint();
-      else if (k === 'escape') this.select(null);
-    });
     await this.load(select.value);
   }
 
@@ -121,14 +121,8 @@ class PuzzlePage {
     $('#decreasing-wrap').hidden = !p.decreasing;
     /** @type {HTMLInputElement} */ ($('#strict')).checked = false;
     /** @type {HTMLInputElement} */ ($('#decreasing')).checked = false;
-    this.orient = new Orientation(p.board.grid);
-    this.board = new BoardView($('#board'), p.board, {
-      onHover: (cell) => {
-        this.hover = cell;
-        this.renderGhost();
-      },
-      onTap: (cell) => this.place(cell),
-    });
+    this.board = new BoardView($('#board'), p.board, this.picker.boardHandlers());
+    this.picker.attach(this.board);
     this.restart();
   }
 
@@ -147,9 +141,9 @@ class PuzzlePage {
     this.placements = [];
     this.last = new Set();
     this.solved = false;
-    this.piece = null;
     this.colour = 0;
     $('#solved').hidden = true;
+    this.picker.select(null);
     this.render();
     this.setStatus('Pick a colour and a piece, then click the board.');
   }
@@ -157,16 +151,6 @@ class PuzzlePage {
   /** @param {string} text */
   setStatus(text) {
     $('#status').textContent = text;
-  }
-
-  /**
-   * @param {string} text
-   * @param {'info'|'error'} kind
-   */
-  toast(text, kind) {
-    const el = h('div', { class: `toast toast-${kind}` }, [text]);
-    $('#toasts').append(el);
-    setTimeout(() => el.remove(), 4000);
   }
 
   /**
@@ -184,38 +168,6 @@ class PuzzlePage {
     return /** @type {PuzzleDetail} */ (this.puzzle).board.colours[c];
   }
 
-  /** @param {number|null} i */
-  select(i) {
-    this.piece = i;
-    this.render();
-  }
-
-  /** @param {'rotate'|'flip'} how */
-  turn(how) {
-    if (this.piece === null) return;
-    if (how === 'rotate') this.orient.rotate();
-    else this.orient.flip();
-    this.renderPicked();
-    this.renderGhost();
-  }
-
-  /**
-   * The cells (indices) the picked piece would cover with its reference cell at `cell`,
-   * or null where a cell is off the board.
-   * @param {number} cell
-   * @returns {number[]|null}
-   */
-  cellsAt(cell) {
-    const p = /** @type {PuzzleDetail} */ (this.puzzle);
-    const board = /** @type {BoardView} */ (this.board);
-    if (this.piece === null) return null;
-    const shape = p.board.pieces[this.piece].symmetries[this.orient.t];
-    const [x, y, up] = p.board.cells[cell];
-    const xy = placeShape(p.board.grid, shape, x, y, up === 1);
-    const cells = xy.map(([cx, cy]) => board.cellAtXY(cx, cy));
-    return cells.every((c) => c !== undefined) ? /** @type {number[]} */ (cells) : null;
-  }
-
   /** Colour index per cell, -1 when empty. */
   owners() {
     const p = /** @type {PuzzleDetail} */ (this.puzzle);
@@ -231,35 +183,13 @@ class PuzzlePage {
     return owners;
   }
 
-  renderGhost() {
-    const board = this.board;
-    if (!board) return;
-    if (this.piece === null || this.hover === null || this.solved) {
-      board.clearGhost();
-      return;
-    }
-    const p = /** @type {PuzzleDetail} */ (this.puzzle);
-    const shape = p.board.pieces[this.piece].symmetries[this.orient.t];
-    const [x, y, up] = p.board.cells[this.hover];
-    const xy = placeShape(p.board.grid, shape, x, y, up === 1);
-    const cells = this.cellsAt(this.hover);
-    const owners = this.owners();
-    const free = cells !== null && cells.every((c) => owners[c] < 0);
-    board.showGhost(xy, this.colourName(this.colour), free);
-  }
-
   /**
-   * Places the picked piece at a cell, if the server accepts it.
-   * @param {number} cell
+   * Places the piece in hand on free cells, if the server accepts it.
+   * @param {number[]} cells
    */
-  async place(cell) {
-    if (this.piece === null || this.busy || this.solved) return;
+  async place(cells) {
     const p = /** @type {PuzzleDetail} */ (this.puzzle);
-    const cells = this.cellsAt(cell);
-    if (!cells) {
-      this.toast('The piece does not fit on the board there.', 'error');
-      return;
-    }
+    if (this.piece === null) return;
     const placement = {
       colour: this.colourName(this.colour),
       piece: p.board.pieces[this.piece].name,
@@ -282,20 +212,20 @@ class PuzzlePage {
       const answer = await postJson(`/api/puzzles/${p.id}/check`, { placements: next, ...this.form() });
       if (generation !== this.generation) return false;
       if (!answer.valid) {
-        this.toast(answer.message || 'Not allowed.', 'error');
+        notify(answer.message || 'Not allowed.', 'error');
         return false;
       }
       this.placements = next;
       const added = next[next.length - 1];
       this.last = new Set(added.cells.map((n) => p.board.names.indexOf(n)));
-      if (this.usedBy(this.colour).has(added.piece)) this.piece = null;
       this.solved = Boolean(answer.solved);
+      if (this.usedBy(this.colour).has(added.piece) || this.solved) this.picker.select(null);
       this.render();
       this.setStatus(`${answer.placed} of ${answer.total} pieces placed.`);
       if (this.solved) this.showSolved();
       return true;
     } catch (e) {
-      this.toast(String(e instanceof Error ? e.message : e), 'error');
+      notify(String(e instanceof Error ? e.message : e), 'error');
       return false;
     } finally {
       if (generation === this.generation) this.busy = false;
@@ -335,7 +265,7 @@ class PuzzlePage {
     try {
       answer = await postJson(`/api/puzzles/${p.id}/hint`, { placements: this.placements, ...this.form(), seed: this.hintSeed++ });
     } catch (e) {
-      if (generation === this.generation) this.toast(String(e instanceof Error ? e.message : e), 'error');
+      if (generation === this.generation) notify(String(e instanceof Error ? e.message : e), 'error');
     } finally {
       if (generation === this.generation) {
         this.busy = false;
@@ -357,11 +287,11 @@ class PuzzlePage {
       this.showSolved();
     } else if (answer.status === 'no_solution') {
       this.setStatus('No solution from here.');
-      this.toast('No solution from here: no way to finish the puzzle with these pieces where they are. Try undoing some pieces.', 'error');
+      notify('No solution from here: no way to finish the puzzle with these pieces where they are. Try undoing some pieces.', 'error');
     } else {
       const text = answer.message || 'No solution found from here within the search limit.';
       this.setStatus(text);
-      this.toast(text, 'error');
+      notify(text, 'error');
     }
   }
 
@@ -391,8 +321,7 @@ class PuzzlePage {
     });
     this.renderColours();
     this.renderTray();
-    this.renderPicked();
-    this.renderGhost();
+    this.picker.refresh();
     this.renderMoves();
   }
 
@@ -406,7 +335,7 @@ class PuzzlePage {
       ]);
       b.addEventListener('click', () => {
         this.colour = c;
-        this.piece = null;
+        this.picker.select(null);
         this.render();
       });
       return b;
@@ -427,7 +356,7 @@ class PuzzlePage {
         'data-piece': piece.name,
       });
       btn.append(pieceSvg(p.board.grid, piece.symmetries[0], fill, p.board.grid === 'square' ? 0.5 : 0.55));
-      btn.addEventListener('click', () => this.select(this.piece === i ? null : i));
+      btn.addEventListener('click', () => this.picker.select(this.piece === i ? null : i));
       return btn;
     });
     $('#tray').replaceChildren(
@@ -435,21 +364,6 @@ class PuzzlePage {
         h('div', { class: 'tray-head' }, [h('span', { class: 'chip', style: `background:${fill}` }), title(this.colourName(this.colour))]),
         h('div', { class: 'pieces' }, /** @type {HTMLElement[]} */ (items.filter(Boolean))),
       ]),
-    );
-  }
-
-  renderPicked() {
-    const el = $('#picked');
-    if (this.piece === null || !this.puzzle) {
-      el.replaceChildren(h('span', { class: 'muted' }, ['no piece selected']));
-      $('#controls').classList.remove('has-piece');
-      return;
-    }
-    $('#controls').classList.add('has-piece');
-    const piece = this.puzzle.board.pieces[this.piece];
-    el.replaceChildren(
-      pieceSvg(this.puzzle.board.grid, piece.symmetries[this.orient.t], colourHex(this.colourName(this.colour)), 0.8),
-      h('span', {}, [piece.name]),
     );
   }
 
@@ -469,8 +383,13 @@ class PuzzlePage {
 }
 
 const page = new PuzzlePage();
-// For the end-to-end tests and the console, as on the game page.
-/** @type {any} */ (window).puzzlePage = page;
+window.blokusPuzzle = {
+  puzzleId: () => (page.puzzle ? page.puzzle.id : null),
+  placements: () => page.placements,
+  busy: () => page.busy,
+  findAim: (cells) => page.picker.findAim({ cells, inHand: true }),
+  orientation: () => page.picker.orient.t,
+};
 page.start().catch((e) => {
   const el = document.getElementById('status');
   if (el) el.textContent = `Could not load the puzzles: ${e instanceof Error ? e.message : e}`;

@@ -1,0 +1,44 @@
+// @ts-check
+/**
+ * Short notices over the page ("toasts"). A notice with a key replaces the one shown
+ * under the same key, so a stream of similar events (passes) is one notice, not a pile.
+ * @module
+ */
+
+import { $, h } from './api.js';
+
+/** @type {Map<string, {el: HTMLElement, timer: number}>} */
+const shown = new Map();
+
+/**
+ * Shows a notice for a few seconds.
+ * @param {string} text
+ * @param {'info'|'error'} kind
+ * @param {string} [key] notices with the same key replace each other
+ */
+export function notify(text, kind, key = text) {
+  const old = shown.get(key);
+  if (old) {
+    clearTimeout(old.timer);
+    old.el.remove();
+  }
+  const el = h('div', { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, [text]);
+  $('#toasts').append(el);
+  const timer = window.setTimeout(
+    () => {
+      el.remove();
+      if (shown.get(key)?.el === el) shown.delete(key);
+    },
+    kind === 'error' ? 6000 : 3500,
+  );
+  shown.set(key, { el, timer });
+}
+
+/** Removes every notice (e.g. when the game-over screen takes over). */
+export function clearNotices() {
+  for (const { el, timer } of shown.values()) {
+    clearTimeout(timer);
+    el.remove();
+  }
+  shown.clear();
+}
