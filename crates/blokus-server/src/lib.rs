@@ -10,6 +10,7 @@ pub mod codec;
 pub mod error;
 pub mod http;
 pub mod hub;
+pub mod migrations;
 pub mod protocol;
 pub mod puzzles;
 pub mod record;

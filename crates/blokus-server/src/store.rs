@@ -59,37 +59,14 @@ pub struct Store {
     conn: Arc<Mutex<Connection>>,
 }
 
+/// The database file inside the data folder.
+pub const DB_FILE: &str = "blokus.sqlite3";
+
 fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
 }
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games(
-  id TEXT PRIMARY KEY,
-  variant TEXT NOT NULL,
-  options TEXT NOT NULL,
-  seats TEXT NOT NULL,
-  status TEXT NOT NULL,
-  plies INTEGER NOT NULL DEFAULT 0,
-  created INTEGER NOT NULL,
-  updated INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS games_by_status ON games(status, updated);
-CREATE TABLE IF NOT EXISTS events(
-  game_id TEXT NOT NULL,
-  ply INTEGER NOT NULL,
-  event TEXT NOT NULL,
-  PRIMARY KEY(game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS tokens(
-  token TEXT PRIMARY KEY,
-  game_id TEXT NOT NULL,
-  seat INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tokens_by_game ON tokens(game_id);
-";
 
 impl Store {
     /// Opens (creating if needed) the database `blokus.sqlite3` in `dir`.
@@ -103,13 +80,13 @@ impl Store {
                 dir.display()
             ))
         })?;
-        let conn = Connection::open(dir.join("blokus.sqlite3"))?;
+        let mut conn = Connection::open(dir.join(DB_FILE))?;
         // WAL survives a process crash at every committed transaction; NORMAL sync only
         // risks the last transactions on power loss, which is fine for games.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "busy_timeout", 5000)?;
-        conn.execute_batch(SCHEMA)?;
+        crate::migrations::upgrade(&mut conn)?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
         })
@@ -346,4 +323,80 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
         updated: r.get(5)?,
         my_seats: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seats::SeatKind;
+
+    /// The schema exactly as the release before schema versions created it (no
+    /// `user_version`), with a game of two moves.
+    const UNVERSIONED_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games(
+  id TEXT PRIMARY KEY,
+  variant TEXT NOT NULL,
+  options TEXT NOT NULL,
+  seats TEXT NOT NULL,
+  status TEXT NOT NULL,
+  plies INTEGER NOT NULL DEFAULT 0,
+  created INTEGER NOT NULL,
+  updated INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_status ON games(status, updated);
+CREATE TABLE IF NOT EXISTS events(
+  game_id TEXT NOT NULL,
+  ply INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  PRIMARY KEY(game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS tokens(
+  token TEXT PRIMARY KEY,
+  game_id TEXT NOT NULL,
+  seat INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tokens_by_game ON tokens(game_id);
+INSERT INTO games VALUES('00112233445566aa', 'duo', '{}',
+  '[{\"kind\":\"me\",\"claimed\":true},{\"kind\":\"ai\",\"level\":3,\"claimed\":false}]',
+  'running', 2, 1700000000, 1700000100);
+INSERT INTO events VALUES('00112233445566aa', 0, 'place 0 d9,c10,d10,e10,d11');
+INSERT INTO events VALUES('00112233445566aa', 1, 'place 1 i4,h5,i5,j5,i6');
+INSERT INTO tokens VALUES('0123456789abcdef0123456789abcdef', '00112233445566aa', 0);
+";
+
+    #[tokio::test]
+    async fn a_data_folder_from_before_schema_versions_upgrades_with_its_games() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let conn = Connection::open(dir.path().join(DB_FILE)).unwrap();
+            conn.execute_batch(UNVERSIONED_SCHEMA).unwrap();
+            assert_eq!(crate::migrations::version(&conn).unwrap(), 0);
+        }
+        let store = Store::open(dir.path()).unwrap();
+        {
+            let conn = store.conn.lock().unwrap();
+            assert_eq!(
+                crate::migrations::version(&conn).unwrap(),
+                crate::migrations::latest()
+            );
+        }
+        let g = store
+            .load_game("00112233445566aa".into())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(g.variant, "duo");
+        assert_eq!(g.events.len(), 2);
+        assert_eq!(g.seats[1].kind, SeatKind::Ai);
+        assert_eq!(
+            g.tokens,
+            vec![("0123456789abcdef0123456789abcdef".into(), 0)]
+        );
+        let running = store.list("running", 10).await.unwrap();
+        assert_eq!(running.len(), 1);
+        assert_eq!(running[0].plies, 2);
+        // Opening it again is a no-op.
+        drop(store);
+        Store::open(dir.path()).unwrap();
+    }
 }
