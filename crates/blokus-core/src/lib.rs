@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 mod bitset;
+pub mod cube;
 pub mod game;
 pub mod geometry;
 pub mod movetable;
