@@ -1,44 +1,53 @@
 //! Uniformly random playouts, without allocating.
 //!
 //! A move is drawn without listing the legal moves. Let A be the voxels where the colour
-//! may make contact and S the pairs (a, m) of a voxel a in A and a table move m covering
-//! a. A voxel is drawn uniformly, then an index below the largest number of moves at
-//! one voxel: a miss past the voxel's list is rejected, so each pair of S has the same
-//! chance. The pair's move is kept if it fits (stone left, voxels empty, supported; its
-//! contact holds since it covers a voxel of A), with probability 1/k for a move covering
-//! k voxels of A. Every legal move is then kept with the same probability: the draw is
-//! uniform over the legal moves. After [`TRIES`] misses the legal moves are listed
-//! exactly, and a colour with none is out for the rest of the game.
+//! may make contact, and S the pairs (a, m) of a voxel a in A and a table move m of a
+//! stone the colour has, covering a and reaching down exactly to the top of a's column
+//! ([`CubeTable::at`] with a's drop). A pair is drawn uniformly from S and its move kept
+//! if it fits (voxels empty, supported; contact holds since it covers a voxel of A), with
+//! probability 1/k for a move covering k voxels of A. A legal move is in S exactly k
+//! times, so every legal move is kept with the same probability: the draw is uniform over
+//! the legal moves. After [`TRIES`] misses the legal moves are listed exactly, and a
+//! colour with none is out for the rest of the game.
+//!
+//! [`CubeTable::at`]: super::table::CubeTable::at
 
 use rand::Rng;
 
 use super::position::CubePosition;
 use super::rules::CubeRules;
+use super::stone::{Stone, STONE_COUNT};
 use super::table::CubeMove;
+use super::voxel::Voxel;
 
 /// Rejection draws before listing the legal moves exactly.
-pub const TRIES: usize = 48;
+pub const TRIES: usize = 128;
 
 /// Reusable scratch space for random playouts under one [`CubeRules`]: allocates when
 /// built, never during a playout.
 pub struct CubePlayout {
+    /// The candidate lists of the colour being drawn for: (contact voxel, drop, stone).
+    lists: Vec<(Voxel, usize, Stone)>,
+    /// The number of pairs up to and including each list.
+    cumulative: Vec<u32>,
     /// The exact legal moves when the rejection draws miss.
     scratch: Vec<CubeMove>,
     /// Per move, the listing in which it was last seen (to list each move once).
     seen: Vec<u32>,
     listing: u32,
-    max_at: usize,
 }
 
 impl CubePlayout {
     /// Scratch space for games under `rules`.
     pub fn new(rules: &CubeRules) -> CubePlayout {
         let t = rules.table();
+        let lists = t.inside().len() * STONE_COUNT;
         CubePlayout {
+            lists: Vec::with_capacity(lists),
+            cumulative: Vec::with_capacity(lists),
             scratch: Vec::with_capacity(t.len()),
             seen: vec![0; t.len()],
             listing: 0,
-            max_at: t.max_at(),
         }
     }
 
@@ -72,8 +81,6 @@ impl CubePlayout {
         rng: &mut impl Rng,
     ) -> Option<CubeMove> {
         let table = rules.table();
-        // A colour without stones has nothing to draw.
-        pos.stones_left(colour).next()?;
         let Some(contact) = pos.contact_voxels(colour) else {
             // The game's first stone: any grounded placement of a stone the colour has.
             let ground = table.grounded();
@@ -83,39 +90,60 @@ impl CubePlayout {
                     return Some(m);
                 }
             }
-            return self.pick_exact(rules, pos, colour, rng);
+            return self.pick_exact(rules, pos, colour, rng, ground.iter().copied());
         };
-        let voxels = contact.len();
-        if voxels == 0 {
+        self.lists.clear();
+        self.cumulative.clear();
+        let mut total = 0u32;
+        for v in contact.iter() {
+            let Some(drop) = pos.drop_at(table, v) else {
+                continue;
+            };
+            for stone in pos.stones_left(colour) {
+                let n = table.at(v, drop, stone).len() as u32;
+                if n > 0 {
+                    total += n;
+                    self.lists.push((v, drop, stone));
+                    self.cumulative.push(total);
+                }
+            }
+        }
+        if total == 0 {
             return None;
         }
         for _ in 0..TRIES {
-            let Some(a) = contact.nth(rng.gen_range(0..voxels)) else {
-                break;
-            };
-            let at = table.at(a);
-            let Some(&m) = at.get(rng.gen_range(0..self.max_at)) else {
-                continue;
-            };
+            let r = rng.gen_range(0..total);
+            let i = self.cumulative.partition_point(|&c| c <= r);
+            let first = if i == 0 { 0 } else { self.cumulative[i - 1] };
+            let (v, drop, stone) = self.lists[i];
+            let m = table.at(v, drop, stone)[(r - first) as usize];
             let p = table.get(m);
             if !pos.fits(p, colour) {
                 continue;
             }
-            let k = p.cubes().iter().filter(|&&v| contact.contains(v)).count();
+            let k = p.cubes().iter().filter(|&&c| contact.contains(c)).count();
             if k == 1 || rng.gen_range(0..k) == 0 {
                 return Some(m);
             }
         }
-        self.pick_exact(rules, pos, colour, rng)
+        let lists = std::mem::take(&mut self.lists);
+        let candidates = lists
+            .iter()
+            .flat_map(|&(v, drop, stone)| table.at(v, drop, stone).iter().copied());
+        let picked = self.pick_exact(rules, pos, colour, rng, candidates);
+        self.lists = lists;
+        picked
     }
 
-    /// Lists the legal moves of `colour` (each once) and picks one uniformly.
+    /// Picks uniformly among the candidates that fit, each counted once. Every candidate
+    /// makes contact, so fitting is being legal.
     fn pick_exact(
         &mut self,
         rules: &CubeRules,
         pos: &CubePosition,
         colour: usize,
         rng: &mut impl Rng,
+        candidates: impl Iterator<Item = CubeMove>,
     ) -> Option<CubeMove> {
         let table = rules.table();
         self.listing = self.listing.wrapping_add(1);
@@ -124,17 +152,15 @@ impl CubePlayout {
             self.listing = 1;
         }
         self.scratch.clear();
-        let (seen, listing, scratch) = (&mut self.seen, self.listing, &mut self.scratch);
-        pos.any_candidate(table, colour, |m| {
-            if seen[m.index()] != listing {
-                seen[m.index()] = listing;
-                if pos.is_legal(table, colour, m) {
-                    scratch.push(m);
+        for m in candidates {
+            if self.seen[m.index()] != self.listing {
+                self.seen[m.index()] = self.listing;
+                if pos.fits(table.get(m), colour) {
+                    self.scratch.push(m);
                 }
             }
-            false
-        });
-        (!scratch.is_empty()).then(|| scratch[rng.gen_range(0..scratch.len())])
+        }
+        (!self.scratch.is_empty()).then(|| self.scratch[rng.gen_range(0..self.scratch.len())])
     }
 }
 

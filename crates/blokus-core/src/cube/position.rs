@@ -9,7 +9,7 @@ use std::fmt;
 
 use super::rules::CubeRules;
 use super::stone::{Stone, STONE_COUNT};
-use super::table::{CubeMove, CubeTable, Placement};
+use super::table::{CubeMove, CubeTable, Placement, DROPS};
 use super::voxel::{Voxel, VoxelSet};
 
 /// The most colours of a game.
@@ -294,8 +294,27 @@ impl CubePosition {
     ) -> bool {
         match self.contact_voxels(colour) {
             None => table.grounded().iter().any(|&m| f(m)),
-            Some(at) => at.iter().any(|v| table.at(v).iter().any(|&m| f(m))),
+            Some(at) => at.iter().any(|v| {
+                self.drop_at(table, v).is_some_and(|drop| {
+                    self.stones_left(colour)
+                        .any(|s| table.at(v, drop, s).iter().any(|&m| f(m)))
+                })
+            }),
         }
+    }
+
+    /// The number of empty voxels directly under empty voxel `v`, if below [`DROPS`]: a
+    /// stone covering `v` must then reach that far down in `v`'s column.
+    #[inline]
+    pub fn drop_at(&self, table: &CubeTable, v: Voxel) -> Option<usize> {
+        let mut below = table.below(v);
+        for drop in 0..DROPS {
+            match below {
+                Some(b) if !self.occupied.contains(b) => below = table.below(b),
+                _ => return Some(drop),
+            }
+        }
+        None
     }
 
     /// Whether `colour` has a legal placement.

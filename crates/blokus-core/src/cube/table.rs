@@ -30,6 +30,10 @@ impl CubeMove {
     }
 }
 
+/// A stone spans at most four levels, so a cube is at most this many levels minus one
+/// above the lowest cube of its column in the stone.
+pub const DROPS: usize = 4;
+
 /// The most face neighbours a stone of four cubes can have.
 const MAX_TOUCH: usize = 18;
 
@@ -78,7 +82,8 @@ pub struct CubeTable {
     height: usize,
     inside: VoxelSet,
     placements: Vec<Placement>,
-    /// Moves covering each voxel: `at[at_start[v]..at_start[v + 1]]`.
+    /// Moves covering each voxel, by drop and stone (see [`CubeTable::at`]): the list of
+    /// key `k = (voxel * DROPS + drop) * STONE_COUNT + stone` is `at[at_start[k]..at_start[k + 1]]`.
     at_start: Vec<u32>,
     at: Vec<CubeMove>,
     grounded: Vec<CubeMove>,
@@ -146,22 +151,23 @@ impl CubeTable {
                 }
             }
         }
-        let n = self.inside_len_box();
+        let n = self.inside_len_box() * DROPS * STONE_COUNT;
         let mut counts = vec![0u32; n + 1];
-        for p in &self.placements {
-            for c in p.cubes() {
-                counts[c.index() + 1] += 1;
-            }
+        let keys: Vec<Vec<usize>> = (0..self.placements.len())
+            .map(|i| self.keys(CubeMove::new(i)))
+            .collect();
+        for k in keys.iter().flatten() {
+            counts[k + 1] += 1;
         }
         for i in 0..n {
             counts[i + 1] += counts[i];
         }
         let mut fill = counts.clone();
         self.at = vec![CubeMove(0); counts[n] as usize];
-        for (i, p) in self.placements.iter().enumerate() {
-            for c in p.cubes() {
-                self.at[fill[c.index()] as usize] = CubeMove::new(i);
-                fill[c.index()] += 1;
+        for (i, ks) in keys.iter().enumerate() {
+            for &k in ks {
+                self.at[fill[k] as usize] = CubeMove::new(i);
+                fill[k] += 1;
             }
         }
         self.at_start = counts;
@@ -216,6 +222,21 @@ impl CubeTable {
         self.per_stone[stone.index()] += 1;
         self.by_cubes.insert(cubes, m);
         self.placements.push(p);
+    }
+
+    /// The index keys of a placement: one per cube, from the cube, its drop and the stone.
+    fn keys(&self, m: CubeMove) -> Vec<usize> {
+        let p = &self.placements[m.index()];
+        let stone = p.stone.index();
+        p.cubes()
+            .iter()
+            .map(|&v| {
+                let drop = std::iter::successors(self.below(v), |&b| self.below(b))
+                    .take_while(|b| p.cubes().contains(b))
+                    .count();
+                (v.index() * DROPS + drop) * STONE_COUNT + stone
+            })
+            .collect()
     }
 
     fn inside_len_box(&self) -> usize {
@@ -288,20 +309,21 @@ impl CubeTable {
         &self.placements[m.index()]
     }
 
-    /// Every move covering voxel `v`.
+    /// The moves of `stone` covering voxel `v` whose lowest cube in `v`'s column is
+    /// `drop` levels below `v` (`drop < DROPS`). Columns are always solid (every cube rests
+    /// on the one below), so with `drop` empty voxels under `v` these are the only
+    /// placements covering `v` that can rest on its column.
     #[inline]
-    pub fn at(&self, v: Voxel) -> &[CubeMove] {
-        let i = v.index();
-        &self.at[self.at_start[i] as usize..self.at_start[i + 1] as usize]
+    pub fn at(&self, v: Voxel, drop: usize, stone: Stone) -> &[CubeMove] {
+        let k = (v.index() * DROPS + drop) * STONE_COUNT + stone.index();
+        &self.at[self.at_start[k] as usize..self.at_start[k + 1] as usize]
     }
 
-    /// The largest number of moves covering one voxel.
-    pub fn max_at(&self) -> usize {
-        self.at_start
-            .windows(2)
-            .map(|w| (w[1] - w[0]) as usize)
-            .max()
-            .unwrap_or(0)
+    /// The voxel directly below `v`, if `v` is above the base.
+    #[inline]
+    pub fn below(&self, v: Voxel) -> Option<Voxel> {
+        let layer = self.width() * self.depth();
+        (v.index() >= layer).then(|| Voxel::new(v.index() - layer))
     }
 
     /// The moves standing on the base with every cube (the only ones possible on an
@@ -379,8 +401,21 @@ mod tests {
             [v(2, 0, 0), v(0, 1, 0), v(1, 1, 0), v(0, 0, 1), v(1, 0, 1)]
         );
         assert!(t.find(&[v(0, 0, 0), v(2, 0, 0)]).is_none());
-        for m in t.moves() {
-            assert!(t.at(t.get(m).cubes()[0]).contains(&m));
+        // Each move is listed at each of its cubes with that cube's drop.
+        let m = t.find(&[v(0, 0, 0), v(0, 0, 1), v(0, 0, 2)]).unwrap();
+        for (z, cube) in t.get(m).cubes().iter().enumerate() {
+            assert!(t.at(*cube, z, Stone::I3).contains(&m));
+            assert!(!t.at(*cube, (z + 1) % 3, Stone::I3).contains(&m));
         }
+        let listed: usize = t
+            .inside()
+            .iter()
+            .flat_map(|v| (0..DROPS).flat_map(move |d| Stone::ALL.map(|s| (v, d, s))))
+            .map(|(v, d, s)| t.at(v, d, s).len())
+            .sum();
+        assert_eq!(
+            listed,
+            t.moves().map(|m| t.get(m).cubes().len()).sum::<usize>()
+        );
     }
 }
