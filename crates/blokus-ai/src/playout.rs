@@ -52,13 +52,13 @@ impl Playouts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use blokus_core::{Rules, VARIANT_IDS};
+    use blokus_core::{Rules, VariantId};
     use rand::SeedableRng;
 
     #[test]
     fn playouts_play_legal_moves_to_the_end_in_every_variant() {
         let mut rng = SmallRng::seed_from_u64(5);
-        for id in VARIANT_IDS {
+        for id in VariantId::ALL.map(VariantId::as_str) {
             let mut rules = Rules::by_name(id).unwrap();
             for alt in [false, true] {
                 rules.options.alternate_contact = alt;

@@ -2,7 +2,7 @@
 //! converting a won endgame, resisting a mirroring opponent, specs.
 
 use blokus_ai::{player_from_spec, Budget, Decision, GreedyPlayer, Player};
-use blokus_core::{score, Cell, Game, Rules, VARIANT_IDS};
+use blokus_core::{score, Cell, Game, Rules, VariantId};
 
 /// Plays a game between players (indexed by player number mod their count); every
 /// decision goes through the checked `Game` API, so an illegal one fails the test.
@@ -33,7 +33,7 @@ fn spec(s: &str) -> Box<dyn Player> {
 
 #[test]
 fn every_player_makes_only_legal_moves_in_every_variant() {
-    for (i, id) in VARIANT_IDS.iter().enumerate() {
+    for (i, id) in VariantId::ALL.map(VariantId::as_str).iter().enumerate() {
         let rules = Rules::by_name(id).unwrap();
         for seed in 0..2u64 {
             let s = seed + 10 * i as u64;

@@ -219,8 +219,8 @@ fn malformed_lines_get_errors_and_the_engine_keeps_going() {
 #[test]
 fn two_engines_play_a_whole_game_of_every_variant_as_a_match_tool_drives_them() {
     use blokus_core::record::blksgf::move_prop;
-    use blokus_core::{notation, Game, PieChoice, Rules, VARIANT_IDS};
-    for (i, id) in VARIANT_IDS.iter().enumerate() {
+    use blokus_core::{notation, Game, PieChoice, Rules, VariantId};
+    for (i, id) in VariantId::ALL.map(VariantId::as_str).iter().enumerate() {
         let rules = Rules::by_name(id).unwrap();
         let seed = |k: usize| (2 * i + k).to_string();
         let mut engines = [0, 1].map(|k| {

@@ -39,7 +39,7 @@ fn variants_lists_every_variant_as_a_table_and_json() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.starts_with("id "), "{text}");
-    for id in blokus_core::VARIANT_IDS {
+    for id in blokus_core::VariantId::ALL.map(blokus_core::VariantId::as_str) {
         assert!(
             text.lines().any(|l| l.starts_with(&format!("{id} "))),
             "{id} missing:\n{text}"
@@ -57,7 +57,7 @@ fn variants_lists_every_variant_as_a_table_and_json() {
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let list = v.as_array().unwrap();
-    assert_eq!(list.len(), blokus_core::VARIANT_IDS.len());
+    assert_eq!(list.len(), blokus_core::VariantId::ALL.len());
     let trigon3 = list.iter().find(|x| x["id"] == "trigon_3").unwrap();
     assert_eq!(trigon3["game_name"], "Blokus Trigon Three-Player");
     assert_eq!(trigon3["cells"], 384);

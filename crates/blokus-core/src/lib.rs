@@ -32,4 +32,6 @@ pub use movetable::{Move, MoveTable};
 pub use piece::{PieceSet, PieceSetId};
 pub use position::{Illegal, PieChoice, Position};
 pub use rules::Rules;
-pub use variant::{all_variants, variant, RuleOptions, Scoring, StartRule, Variant, VARIANT_IDS};
+pub use variant::{
+    all_variants, variant, Family, RuleOptions, Scoring, StartRule, Variant, VariantId,
+};

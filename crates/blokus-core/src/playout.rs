@@ -332,14 +332,14 @@ fn first_candidates(rules: &Rules, colour: usize) -> Vec<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::VARIANT_IDS;
+    use crate::variant::VariantId;
     use rand::rngs::SmallRng;
     use rand::SeedableRng;
 
     #[test]
     fn playouts_end_games_legally_in_every_variant() {
         let mut rng = SmallRng::seed_from_u64(1);
-        for id in VARIANT_IDS {
+        for id in VariantId::ALL.map(VariantId::as_str) {
             let rules = Rules::by_name(id).unwrap();
             let mut p = Playout::new(&rules);
             for _ in 0..3 {

@@ -55,8 +55,8 @@ pub struct RuleOptions {
 
 /// One row of the variant table, with everything the rules need.
 pub struct VariantData {
-    /// Id such as `duo` or `trigon_3`.
-    pub id: &'static str,
+    /// Which variant this is (its id, such as `duo` or `trigon_3`, and its names).
+    pub id: VariantId,
     /// The `.blksgf` `GM` game name.
     pub game_name: &'static str,
     /// One-line description for people.
@@ -93,6 +93,11 @@ pub struct VariantData {
 }
 
 impl VariantData {
+    /// The board family.
+    pub fn family(&self) -> Family {
+        self.id.family()
+    }
+
     /// The board geometry.
     pub fn geometry(&self) -> &Geometry {
         self.table.geometry()
@@ -133,23 +138,253 @@ impl VariantData {
 /// A variant: shared, cheap to clone.
 pub type Variant = Arc<VariantData>;
 
-/// Every variant id of SPEC 5, in the spec's order.
-pub const VARIANT_IDS: [&str; 14] = [
-    "classic",
-    "classic_2",
-    "classic_3",
-    "classic_teams",
-    "duo",
-    "junior",
-    "trigon",
-    "trigon_2",
-    "trigon_3",
-    "trigon_teams",
-    "polyomino_mini",
-    "polyomino_small",
-    "polyomino_penta",
-    "polyomino_hexa",
-];
+/// The board family of a variant: the lattice its cells form, which decides the
+/// geometry, the piece shapes and the neighbour rules. A new family (Blokus 3D's cubes)
+/// is a new member here and a new arm wherever the compiler asks for one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Square cells on a rectangle (polyominoes): Classic, Duo, Junior, Polyomino.
+    Square,
+    /// Triangular cells on a hexagon (polyiamonds): the Trigon variants.
+    Trigon,
+}
+
+/// Every built-in variant of SPEC 5: the one list of ids, game names, aliases and
+/// descriptions. Matching on it is exhaustive, so a new variant is a compile error in
+/// every place that has to know about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VariantId {
+    /// `classic`: four players, 20x20.
+    Classic,
+    /// `classic_2`: two players with two colours each.
+    Classic2,
+    /// `classic_3`: three players sharing Green in turn.
+    Classic3,
+    /// `classic_teams`: two teams of two.
+    ClassicTeams,
+    /// `duo`: two players, 14x14.
+    Duo,
+    /// `junior`: two players, the Junior set.
+    Junior,
+    /// `trigon`: four players on the Trigon board.
+    Trigon,
+    /// `trigon_2`: two players with two colours each, mirrored openings.
+    Trigon2,
+    /// `trigon_3`: three players on the inner board.
+    Trigon3,
+    /// `trigon_teams`: two teams of two, mirrored openings.
+    TrigonTeams,
+    /// `polyomino_mini`: 8x8, small pieces.
+    PolyominoMini,
+    /// `polyomino_small`: 12x12, two Mini sets.
+    PolyominoSmall,
+    /// `polyomino_penta`: 14x14, the Classic set.
+    PolyominoPenta,
+    /// `polyomino_hexa`: 20x20, one shared set with the hexominoes.
+    PolyominoHexa,
+}
+
+/// The names of one variant (a row of the variant table).
+struct Names {
+    id: &'static str,
+    game_name: &'static str,
+    aliases: &'static [&'static str],
+    description: &'static str,
+}
+
+impl VariantId {
+    /// Every variant, in the spec's order.
+    pub const ALL: [VariantId; 14] = [
+        VariantId::Classic,
+        VariantId::Classic2,
+        VariantId::Classic3,
+        VariantId::ClassicTeams,
+        VariantId::Duo,
+        VariantId::Junior,
+        VariantId::Trigon,
+        VariantId::Trigon2,
+        VariantId::Trigon3,
+        VariantId::TrigonTeams,
+        VariantId::PolyominoMini,
+        VariantId::PolyominoSmall,
+        VariantId::PolyominoPenta,
+        VariantId::PolyominoHexa,
+    ];
+
+    fn names(self) -> Names {
+        use VariantId::*;
+        let (id, game_name, aliases, description): (_, _, &'static [&'static str], _) = match self {
+            Classic => (
+                "classic",
+                "Blokus",
+                &["c"],
+                "Classic Blokus for four players on a 20x20 board",
+            ),
+            Classic2 => (
+                "classic_2",
+                "Blokus Two-Player",
+                &["c2"],
+                "Classic board, two players with two colours each",
+            ),
+            Classic3 => (
+                "classic_3",
+                "Blokus Three-Player",
+                &["c3"],
+                "Classic board, three players sharing Green in turn",
+            ),
+            ClassicTeams => (
+                "classic_teams",
+                "Blokus Teams",
+                &[],
+                "Classic board, two teams of two (Blue+Red vs Yellow+Green)",
+            ),
+            Duo => ("duo", "Blokus Duo", &["d"], "Two players on a 14x14 board"),
+            Junior => (
+                "junior",
+                "Blokus Junior",
+                &["j"],
+                "Two players, 14x14 board, the Junior set (most pieces wins)",
+            ),
+            Trigon => (
+                "trigon",
+                "Blokus Trigon",
+                &["t"],
+                "Four players on the hexagonal triangle board",
+            ),
+            Trigon2 => (
+                "trigon_2",
+                "Blokus Trigon Two-Player",
+                &["t2"],
+                "Trigon board, two players with two colours each, mirrored openings",
+            ),
+            Trigon3 => (
+                "trigon_3",
+                "Blokus Trigon Three-Player",
+                &["t3"],
+                "Trigon, three players on the inner board, alternating starting points",
+            ),
+            TrigonTeams => (
+                "trigon_teams",
+                "Blokus Trigon Teams",
+                &[],
+                "Trigon board, two teams of two, mirrored openings",
+            ),
+            PolyominoMini => (
+                "polyomino_mini",
+                "Polyomino Mini",
+                &[],
+                "Two players, 8x8 board, small pieces, pie-rule opening",
+            ),
+            PolyominoSmall => (
+                "polyomino_small",
+                "Polyomino Small",
+                &[],
+                "Two players, 12x12 board, two Mini sets, pie-rule opening",
+            ),
+            PolyominoPenta => (
+                "polyomino_penta",
+                "Polyomino Penta",
+                &[],
+                "Two players, 14x14 board, the Classic set, pie-rule opening",
+            ),
+            PolyominoHexa => (
+                "polyomino_hexa",
+                "Polyomino Hexa",
+                &[],
+                "Two players, 20x20 board, one shared set with the 35 hexominoes, \
+                     pie-rule opening",
+            ),
+        };
+        Names {
+            id,
+            game_name,
+            aliases,
+            description,
+        }
+    }
+
+    /// The id, such as `duo` or `trigon_3`.
+    pub fn as_str(self) -> &'static str {
+        self.names().id
+    }
+
+    /// The `.blksgf` `GM` game name, such as `Blokus Duo`.
+    pub fn game_name(self) -> &'static str {
+        self.names().game_name
+    }
+
+    /// Short names also accepted (Pentobi's GTP abbreviations, such as `d` for Duo).
+    pub fn aliases(self) -> &'static [&'static str] {
+        self.names().aliases
+    }
+
+    /// One-line description for people.
+    pub fn description(self) -> &'static str {
+        self.names().description
+    }
+
+    /// The board family.
+    pub fn family(self) -> Family {
+        use VariantId::*;
+        match self {
+            Classic | Classic2 | Classic3 | ClassicTeams | Duo | Junior | PolyominoMini
+            | PolyominoSmall | PolyominoPenta | PolyominoHexa => Family::Square,
+            Trigon | Trigon2 | Trigon3 | TrigonTeams => Family::Trigon,
+        }
+    }
+
+    /// Looks a variant up by id (any case), game name or alias.
+    ///
+    /// # Errors
+    /// [`UnknownVariant`] if none matches.
+    pub fn parse(name: &str) -> Result<VariantId, UnknownVariant> {
+        let name = name.trim();
+        VariantId::ALL
+            .into_iter()
+            .find(|v| {
+                let n = v.names();
+                n.id.eq_ignore_ascii_case(name) || n.game_name == name || n.aliases.contains(&name)
+            })
+            .ok_or_else(|| UnknownVariant(name.to_string()))
+    }
+
+    /// The variant's rules data, built (with its move table) on first use.
+    pub fn variant(self) -> Variant {
+        static ALL: [std::sync::OnceLock<Variant>; VariantId::ALL.len()] =
+            [const { std::sync::OnceLock::new() }; VariantId::ALL.len()];
+        ALL[self as usize]
+            .get_or_init(|| Arc::new(build(self)))
+            .clone()
+    }
+}
+
+impl std::fmt::Display for VariantId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for VariantId {
+    type Err = UnknownVariant;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        VariantId::parse(s)
+    }
+}
+
+impl serde::Serialize for VariantId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for VariantId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        VariantId::parse(&name).map_err(serde::de::Error::custom)
+    }
+}
 
 /// An unknown variant id or game name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,146 +392,57 @@ pub struct UnknownVariant(pub String);
 
 impl std::fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
         write!(
             f,
             "unknown variant '{}' (known: {})",
             self.0,
-            VARIANT_IDS.join(", ")
+            known.join(", ")
         )
     }
 }
 
 impl std::error::Error for UnknownVariant {}
 
-/// Looks a variant up by id (`duo`) or `.blksgf` game name (`Blokus Duo`).
+/// Looks a variant up by id (`duo`), `.blksgf` game name (`Blokus Duo`) or alias (`d`).
 ///
 /// # Errors
-/// [`UnknownVariant`] if neither matches.
+/// [`UnknownVariant`] if none matches.
 pub fn variant(name: &str) -> Result<Variant, UnknownVariant> {
-    // Each variant (and its move table) is built on first use only.
-    static ALL: [std::sync::OnceLock<Variant>; VARIANT_IDS.len()] =
-        [const { std::sync::OnceLock::new() }; VARIANT_IDS.len()];
-    let name = name.trim();
-    let i = VARIANT_IDS
-        .iter()
-        .position(|id| id.eq_ignore_ascii_case(name) || header(id).0 == name)
-        .ok_or_else(|| UnknownVariant(name.to_string()))?;
-    Ok(ALL[i]
-        .get_or_init(|| Arc::new(build(VARIANT_IDS[i])))
-        .clone())
+    Ok(VariantId::parse(name)?.variant())
 }
 
 /// Every variant, in the spec's order.
 pub fn all_variants() -> Vec<Variant> {
-    VARIANT_IDS
-        .iter()
-        .map(|id| variant(id).expect("built-in variant"))
-        .collect()
+    VariantId::ALL.iter().map(|id| id.variant()).collect()
 }
 
 const CLASSIC_COLOURS: [&str; 4] = ["blue", "yellow", "red", "green"];
 
-/// Game name, description, board and piece set of a built-in variant id.
-fn header(id: &str) -> (&'static str, &'static str, BoardShape, PieceSetId) {
+/// The board and piece set of a variant.
+fn board_and_pieces(id: VariantId) -> (BoardShape, PieceSetId) {
+    use VariantId::*;
     let sq = |n: u8| BoardShape::Square {
         width: n,
         height: n,
     };
+    let trigon = |edge: u8| BoardShape::Trigon { edge };
     match id {
-        "classic" => (
-            "Blokus",
-            "Classic Blokus for four players on a 20x20 board",
-            sq(20),
-            PieceSetId::Classic,
-        ),
-        "classic_2" => (
-            "Blokus Two-Player",
-            "Classic board, two players with two colours each",
-            sq(20),
-            PieceSetId::Classic,
-        ),
-        "classic_3" => (
-            "Blokus Three-Player",
-            "Classic board, three players sharing Green in turn",
-            sq(20),
-            PieceSetId::Classic,
-        ),
-        "classic_teams" => (
-            "Blokus Teams",
-            "Classic board, two teams of two (Blue+Red vs Yellow+Green)",
-            sq(20),
-            PieceSetId::Classic,
-        ),
-        "duo" => (
-            "Blokus Duo",
-            "Two players on a 14x14 board",
-            sq(14),
-            PieceSetId::Classic,
-        ),
-        "junior" => (
-            "Blokus Junior",
-            "Two players, 14x14 board, the Junior set (most pieces wins)",
-            sq(14),
-            PieceSetId::Junior,
-        ),
-        "trigon" => (
-            "Blokus Trigon",
-            "Four players on the hexagonal triangle board",
-            BoardShape::Trigon { edge: 9 },
-            PieceSetId::Trigon,
-        ),
-        "trigon_2" => (
-            "Blokus Trigon Two-Player",
-            "Trigon board, two players with two colours each, mirrored openings",
-            BoardShape::Trigon { edge: 9 },
-            PieceSetId::Trigon,
-        ),
-        "trigon_3" => (
-            "Blokus Trigon Three-Player",
-            "Trigon, three players on the inner board, alternating starting points",
-            BoardShape::Trigon { edge: 8 },
-            PieceSetId::Trigon,
-        ),
-        "trigon_teams" => (
-            "Blokus Trigon Teams",
-            "Trigon board, two teams of two, mirrored openings",
-            BoardShape::Trigon { edge: 9 },
-            PieceSetId::Trigon,
-        ),
-        "polyomino_mini" => (
-            "Polyomino Mini",
-            "Two players, 8x8 board, small pieces, pie-rule opening",
-            sq(8),
-            PieceSetId::Mini,
-        ),
-        "polyomino_small" => (
-            "Polyomino Small",
-            "Two players, 12x12 board, two Mini sets, pie-rule opening",
-            sq(12),
-            PieceSetId::Small,
-        ),
-        "polyomino_penta" => (
-            "Polyomino Penta",
-            "Two players, 14x14 board, the Classic set, pie-rule opening",
-            sq(14),
-            PieceSetId::Classic,
-        ),
-        "polyomino_hexa" => (
-            "Polyomino Hexa",
-            "Two players, 20x20 board, one shared set with the 35 hexominoes, pie-rule opening",
-            sq(20),
-            PieceSetId::Hexa,
-        ),
-        _ => unreachable!("unknown built-in variant {id}"),
+        Classic | Classic2 | Classic3 | ClassicTeams => (sq(20), PieceSetId::Classic),
+        Duo => (sq(14), PieceSetId::Classic),
+        Junior => (sq(14), PieceSetId::Junior),
+        Trigon | Trigon2 | TrigonTeams => (trigon(9), PieceSetId::Trigon),
+        Trigon3 => (trigon(8), PieceSetId::Trigon),
+        PolyominoMini => (sq(8), PieceSetId::Mini),
+        PolyominoSmall => (sq(12), PieceSetId::Small),
+        PolyominoPenta => (sq(14), PieceSetId::Classic),
+        PolyominoHexa => (sq(20), PieceSetId::Hexa),
     }
 }
 
-fn build(id: &'static str) -> VariantData {
-    let sq = |n: u8| BoardShape::Square {
-        width: n,
-        height: n,
-    };
-    let (game_name, description, board, piece_set) = header(id);
+fn build(id: VariantId) -> VariantData {
+    use VariantId::*;
+    let (board, piece_set) = board_and_pieces(id);
     let table = MoveTable::get(board, piece_set);
     let g = table.geometry();
     let cells = |names: &[&str]| {
@@ -309,8 +455,8 @@ fn build(id: &'static str) -> VariantData {
     let solo = |n: usize| (0..n).map(Seat::Player).collect::<Vec<_>>();
     let mut v = VariantData {
         id,
-        game_name,
-        description,
+        game_name: id.game_name(),
+        description: id.description(),
         board,
         piece_set,
         colours: four.clone(),
@@ -332,17 +478,23 @@ fn build(id: &'static str) -> VariantData {
         Seat::Player(0),
         Seat::Player(1),
     ];
+    let classic_starts = || StartRule::PerColour(cells(&["a20", "t20", "t1", "a1"]));
     let trigon_starts = || StartRule::Shared(cells(&["r15", "z12", "z7", "r4", "j7", "j12"]));
-    if board == sq(20) && piece_set == PieceSetId::Classic {
-        v.start = StartRule::PerColour(cells(&["a20", "t20", "t1", "a1"]));
-    }
+    let two_player = |v: &mut VariantData, colours: [&'static str; 2]| {
+        v.colours = colours.to_vec();
+        v.players = 2;
+        v.seats = solo(2);
+        v.scored = vec![true; 2];
+    };
     match id {
-        "classic" => {}
-        "classic_2" => {
+        Classic => v.start = classic_starts(),
+        Classic2 => {
+            v.start = classic_starts();
             v.players = 2;
             v.seats = two_players_four_colours;
         }
-        "classic_3" => {
+        Classic3 => {
+            v.start = classic_starts();
             v.players = 3;
             v.seats = vec![
                 Seat::Player(0),
@@ -352,33 +504,34 @@ fn build(id: &'static str) -> VariantData {
             ];
             v.scored = vec![true, true, true, false];
         }
-        "classic_teams" => v.teams = Some(vec![0, 1, 0, 1]),
-        "duo" | "junior" => {
-            v.colours = if id == "duo" {
-                vec!["purple", "orange"]
+        ClassicTeams => {
+            v.start = classic_starts();
+            v.teams = Some(vec![0, 1, 0, 1]);
+        }
+        Duo | Junior => {
+            let colours = if id == Duo {
+                ["purple", "orange"]
             } else {
-                vec!["green", "orange"]
+                ["green", "orange"]
             };
-            v.players = 2;
-            v.seats = solo(2);
-            v.scored = vec![true; 2];
+            two_player(&mut v, colours);
             v.start = StartRule::PerColour(cells(&["e10", "j5"]));
-            if id == "junior" {
+            if id == Junior {
                 v.scoring = Scoring::Junior;
             }
         }
-        "trigon" => v.start = trigon_starts(),
-        "trigon_2" | "trigon_teams" => {
+        Trigon => v.start = trigon_starts(),
+        Trigon2 | TrigonTeams => {
             v.start = trigon_starts();
             v.mirror_pairs = vec![(0, 2), (1, 3)];
-            if id == "trigon_2" {
+            if id == Trigon2 {
                 v.players = 2;
                 v.seats = two_players_four_colours;
             } else {
                 v.teams = Some(vec![0, 1, 0, 1]);
             }
         }
-        "trigon_3" => {
+        Trigon3 => {
             v.colours = vec!["blue", "yellow", "red"];
             v.players = 3;
             v.seats = solo(3);
@@ -386,16 +539,12 @@ fn build(id: &'static str) -> VariantData {
             v.start = StartRule::Shared(cells(&["p14", "x11", "x6", "p3", "h6", "h11"]));
             v.alternate_starts = true;
         }
-        _ => {
-            // The Polyomino family.
-            v.colours = vec!["blue", "orange"];
-            v.players = 2;
-            v.seats = solo(2);
-            v.scored = vec![true; 2];
+        PolyominoMini | PolyominoSmall | PolyominoPenta | PolyominoHexa => {
+            two_player(&mut v, ["blue", "orange"]);
             v.start = StartRule::Anywhere;
             v.scoring = Scoring::Polyomino;
             v.pie = true;
-            v.shared_pool = id == "polyomino_hexa";
+            v.shared_pool = id == PolyominoHexa;
         }
     }
     v
@@ -413,6 +562,28 @@ mod tests {
             assert_eq!(v.scored.len(), v.colours.len());
         }
         assert!(variant("chess").is_err());
+    }
+
+    #[test]
+    fn ids_names_and_aliases_resolve_to_their_variant() {
+        for id in VariantId::ALL {
+            assert_eq!(VariantId::parse(id.as_str()), Ok(id));
+            assert_eq!(VariantId::parse(&id.as_str().to_uppercase()), Ok(id));
+            assert_eq!(VariantId::parse(id.game_name()), Ok(id));
+            for alias in id.aliases() {
+                assert_eq!(VariantId::parse(alias), Ok(id));
+            }
+            assert_eq!(id.variant().id, id);
+            let json = serde_json::to_string(&id).unwrap();
+            assert_eq!(json, format!("\"{id}\""));
+            assert_eq!(serde_json::from_str::<VariantId>(&json).unwrap(), id);
+        }
+        assert_eq!(VariantId::parse(" d ").unwrap(), VariantId::Duo);
+        let err = VariantId::parse("chess").unwrap_err().to_string();
+        assert!(
+            err.contains("chess") && err.contains("trigon_teams"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use blokus_core::{Game, Move, PieChoice, Position, RuleOptions, Rules, StartRule, VARIANT_IDS};
+use blokus_core::{Game, Move, PieChoice, Position, RuleOptions, Rules, StartRule, VariantId};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -63,7 +63,8 @@ fn naive_legal(rules: &Rules, pos: &Position, colour: usize, m: Move) -> bool {
 }
 
 fn all_rules() -> Vec<Rules> {
-    let mut v: Vec<Rules> = VARIANT_IDS
+    let mut v: Vec<Rules> = VariantId::ALL
+        .map(VariantId::as_str)
         .iter()
         .map(|id| Rules::by_name(id).unwrap())
         .collect();

@@ -67,18 +67,6 @@ const COMMANDS: [&str; 23] = [
 /// Commands that need a player.
 const PLAYER_COMMANDS: [&str; 3] = ["g", "genmove", "reg_genmove"];
 
-/// Pentobi's short variant names, accepted by `set_game` besides ids and game names.
-const ABBREVIATIONS: [(&str, &str); 8] = [
-    ("c", "classic"),
-    ("c2", "classic_2"),
-    ("c3", "classic_3"),
-    ("d", "duo"),
-    ("j", "junior"),
-    ("t", "trigon"),
-    ("t2", "trigon_2"),
-    ("t3", "trigon_3"),
-];
-
 type CmdResult = Result<String, String>;
 
 /// A GTP engine over one game and an optional player.
@@ -288,11 +276,8 @@ impl Engine {
         if name.is_empty() {
             return Err("missing argument: a game name such as Blokus Duo".into());
         }
-        let id = ABBREVIATIONS
-            .iter()
-            .find(|(a, _)| *a == name)
-            .map_or(name, |(_, id)| id);
-        let v = variant::variant(id).map_err(|e| e.to_string())?;
+        // Ids, game names and Pentobi's short names (`d`, `t2`) are all accepted.
+        let v = variant::variant(name).map_err(|e| e.to_string())?;
         self.new_game(Game::new(Rules::new(v, Default::default())));
         Ok(String::new())
     }

@@ -98,7 +98,7 @@ pub fn summary(v: &Variant) -> VariantSummary {
         })
         .collect();
     VariantSummary {
-        id: v.id,
+        id: v.id.as_str(),
         name: v.game_name,
         description: v.description,
         board: v.board.describe(),

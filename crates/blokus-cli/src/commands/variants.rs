@@ -48,6 +48,8 @@ fn json(v: &VariantData) -> serde_json::Value {
     serde_json::json!({
         "id": v.id,
         "game_name": v.game_name,
+        "aliases": v.id.aliases(),
+        "family": v.family(),
         "description": v.description,
         "board": v.board,
         "board_text": v.board.describe(),

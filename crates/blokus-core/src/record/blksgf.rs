@@ -23,7 +23,7 @@ use crate::position::PieChoice;
 use crate::record::sgf::{self, GameTree, Node, Property};
 use crate::record::{result_text, start_game, RecordError};
 use crate::rules::Rules;
-use crate::variant::{self, RuleOptions, VARIANT_IDS};
+use crate::variant::{self, RuleOptions, VariantId};
 
 /// Our property holding the rule options.
 pub const RULES_PROP: &str = "XRULES";
@@ -169,9 +169,9 @@ pub fn from_tree(tree: &GameTree) -> Result<Game, RecordError> {
     let v = variant::variant(gm).map_err(|_| {
         RecordError::Game(format!(
             "GM[{gm}]: unknown game (known: {})",
-            VARIANT_IDS
+            VariantId::ALL
                 .iter()
-                .map(|id| variant::variant(id).map_or(*id, |v| v.game_name))
+                .map(|id| id.game_name())
                 .collect::<Vec<_>>()
                 .join(", ")
         ))

@@ -6,12 +6,12 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::{blksgf, json, sgf};
-use crate::{variant, Game, PieChoice, RuleOptions, Rules, VARIANT_IDS};
+use crate::{Game, PieChoice, RuleOptions, Rules, VariantId};
 
 /// A random game: up to `max_events` events, random options where they apply.
 fn random_game(variant_index: usize, seed: u64, max_events: usize) -> Game {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let v = variant::variant(VARIANT_IDS[variant_index % VARIANT_IDS.len()]).unwrap();
+    let v = VariantId::ALL[variant_index % VariantId::ALL.len()].variant();
     let options = RuleOptions {
         alternate_contact: rng.gen_bool(0.3),
         no_mirror_opening: rng.gen_bool(0.2),
@@ -49,7 +49,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 28, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_games_round_trip(variant_index in 0usize..VARIANT_IDS.len(), seed: u64) {
+    fn random_games_round_trip(variant_index in 0usize..VariantId::ALL.len(), seed: u64) {
         let game = random_game(variant_index, seed, 400);
         let text = blksgf::write(&game);
         let back = blksgf::read(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -71,7 +71,7 @@ proptest! {
 
     #[test]
     fn mutated_records_never_panic(
-        variant_index in 0usize..VARIANT_IDS.len(),
+        variant_index in 0usize..VariantId::ALL.len(),
         seed: u64,
         edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..8),
     ) {
@@ -110,7 +110,7 @@ proptest! {
 
 #[test]
 fn every_variant_plays_to_the_end_and_round_trips() {
-    for (i, id) in VARIANT_IDS.iter().enumerate() {
+    for (i, id) in VariantId::ALL.map(VariantId::as_str).iter().enumerate() {
         let game = random_game(i, 7 + i as u64, 1000);
         assert!(game.is_over(), "{id}");
         let back = blksgf::read(&blksgf::write(&game)).unwrap();
