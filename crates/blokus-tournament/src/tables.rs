@@ -62,11 +62,11 @@ pub fn table_variant(variant: &str, seats: usize) -> Option<String> {
     if full.teams.is_some() {
         return None;
     }
-    let family = full.id.split('_').next().unwrap_or(full.id);
-    blokus_core::VARIANT_IDS
-        .iter()
-        .filter(|id| id.split('_').next() == Some(family))
-        .filter_map(|id| blokus_core::variant(id).ok())
+    let family = |id: blokus_core::VariantId| id.as_str().split('_').next();
+    blokus_core::VariantId::ALL
+        .into_iter()
+        .filter(|&id| family(id) == family(full.id))
+        .map(blokus_core::VariantId::variant)
         .find(|v| v.players == seats && v.teams.is_none())
         .map(|v| v.id.to_string())
 }
