@@ -357,6 +357,7 @@ test('spectate an AI game to the end: game-over panel with the scores', async ({
  * @param {string[]} cells
  */
 async function placePuzzlePiece(page, colour, piece, cells) {
+  if (await page.locator('#tray').isHidden()) await page.click('#tray-toggle');
   await page.click(`#colours button:has-text("${colour[0].toUpperCase()}${colour.slice(1)}")`);
   await page.click(`#tray button[data-piece="${piece}"]`);
   // Where to aim, and in which orientation (found as a person would, by trying).
@@ -489,6 +490,326 @@ test('puzzle page: a strict 15 x 16 pentomino hint comes back within seconds', a
   console.log(`     penta_15x16 strict hint from the empty board: ${n === 1 ? 'a piece' : 'not found'} in ${secs.toFixed(1)} s`);
   await shot(page, 'puzzle-penta-hint');
   await page.close();
+});
+
+// ----- issue 11: the move loop, the game's end, feedback, access, polish -----
+
+/** The two screens every front-end test runs at. */
+const SIZES = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+  { name: 'phone', viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+];
+
+/**
+ * Runs a test body once per screen size in a fresh browser context.
+ * @param {import('playwright-core').Browser} browser
+ * @param {(page: Page, size: typeof SIZES[number]) => Promise<void>} body
+ * @param {import('playwright-core').BrowserContextOptions} [extra]
+ */
+async function atBothSizes(browser, body, extra = {}) {
+  for (const size of SIZES) {
+    const { name, ...opts } = size;
+    const ctx = await browser.newContext({ ...opts, ...extra });
+    try {
+      await body(await ctx.newPage(), size);
+    } catch (e) {
+      if (e instanceof Error) e.message = `at ${name} size: ${e.message}`;
+      throw e;
+    } finally {
+      await ctx.close();
+    }
+  }
+}
+
+/**
+ * Creates a game through the API with this page's seat tokens stored, and opens it.
+ * @param {Page} page
+ * @param {string} base
+ * @param {string} variant
+ * @param {Array<{kind: string, level?: number}>} seats
+ */
+async function openGame(page, base, variant, seats) {
+  await page.goto(`${base}/`);
+  const url = await page.evaluate(
+    async ([variant, seats]) => {
+      const r = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ variant, seats }) });
+      /** @type {{id: string, url: string, tokens: Array<{seat: number, token: string}>}} */
+      const g = await r.json();
+      localStorage.setItem('blokus.tokens', JSON.stringify({ [g.id]: g.tokens }));
+      return g.url;
+    },
+    /** @type {[string, Array<{kind: string, level?: number}>]} */ ([variant, seats]),
+  );
+  await page.goto(`${base}${url}`);
+  await page.waitForFunction(() => !!window.blokusGame?.state());
+}
+
+/** @param {Page} page @param {string} sel */
+const box = async (page, sel) => {
+  const b = await page.locator(sel).first().boundingBox();
+  assert(b !== null, `${sel} is shown`);
+  return /** @type {{x: number, y: number, width: number, height: number}} */ (b);
+};
+
+/** @param {Page} page */
+const pageWidth = (page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+test('layout: board and pieces side by side on a wide screen for every board; a pieces drawer on a phone', async ({ browser, server }) => {
+  const boards = [
+    ['classic', 4],
+    ['duo', 2],
+    ['trigon', 4],
+    ['polyomino_hexa', 2],
+  ];
+  await atBothSizes(browser, async (page, size) => {
+    const { width: W, height: H } = size.viewport;
+    for (const [variant, n] of boards) {
+      await openGame(page, server.url, String(variant), [{ kind: 'me' }, ...Array(Number(n) - 1).fill({ kind: 'ai', level: 1 })]);
+      await waitMyTurn(page);
+      const board = await box(page, '#board svg');
+      assert(board.y + board.height <= H + 1, `${variant}: the board fits the window height (bottom ${board.y + board.height} of ${H})`);
+      assert((await pageWidth(page)) <= W, `${variant}: no sideways scrolling`);
+      if (size.name === 'desktop') {
+        const tray = await box(page, '#tray .tray-colour.active');
+        assert(tray.x >= board.x + board.width, `${variant}: the pieces are beside the board`);
+        assert(tray.y < H / 2, `${variant}: the pieces start in the upper half of the window`);
+        assert(board.height >= H * 0.7, `${variant}: the board uses the window height (${board.height})`);
+      } else {
+        assert(board.width >= W * 0.9, `${variant}: the board spans the phone's width (${board.width})`);
+        // The drawer: open on my turn, folded when a piece is picked, unfolded again.
+        const tray = await box(page, '#tray .tray-colour.active');
+        assert(tray.y < H, `${variant}: the pieces are on screen`);
+        await page.tap('#tray .tray-colour.active button.piece:not(.blocked)');
+        assert(await page.locator('#tray').isHidden(), `${variant}: picking a piece folds the drawer`);
+        const drawer = await box(page, '#tray-col');
+        assert(drawer.y >= board.y + board.height * 0.85, `${variant}: the folded drawer leaves the board free`);
+        await page.tap('#tray-toggle');
+        assert(await page.locator('#tray').isVisible(), `${variant}: the drawer unfolds`);
+      }
+      await shot(page, `layout-${variant}-${size.name}`);
+    }
+    await page.goto(`${server.url}/puzzle?id=penta_15x16`);
+    await page.waitForFunction(() => window.blokusPuzzle?.puzzleId() === 'penta_15x16');
+    const board = await box(page, '#board svg');
+    assert(board.y + board.height <= H + 1, 'the 15x16 puzzle board fits the window height');
+    assert((await pageWidth(page)) <= W, 'puzzle: no sideways scrolling');
+    if (size.name === 'desktop') assert((await box(page, '#tray')).x >= board.x + board.width, 'puzzle pieces beside the board');
+    await shot(page, `layout-puzzle-${size.name}`);
+  });
+});
+
+test('the mouse wheel scrolls the page; only Shift + wheel turns the piece in hand', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await openGame(page, server.url, 'classic', [{ kind: 'me' }, { kind: 'ai', level: 1 }, { kind: 'ai', level: 1 }, { kind: 'ai', level: 1 }]);
+  await waitMyTurn(page);
+  await page.click('#tray .tray-colour.active button[data-piece="L5"]');
+  await page.locator('#board polygon[data-name="j10"]').hover();
+  const orient = () => page.evaluate(() => window.blokusGame?.orientation() ?? -1);
+  const prevented = await page.evaluate(() => {
+    const ev = new WheelEvent('wheel', { deltaY: 120, bubbles: true, cancelable: true });
+    document.querySelector('#board polygon[data-name="j10"]')?.dispatchEvent(ev);
+    return ev.defaultPrevented;
+  });
+  await page.mouse.wheel(0, 240);
+  assert(!prevented, 'a plain wheel event is left to scroll the page');
+  assert((await orient()) === 0, 'a plain wheel does not turn the piece');
+  await page.keyboard.down('Shift');
+  await page.mouse.wheel(0, 120);
+  await page.keyboard.up('Shift');
+  await page.waitForFunction(() => window.blokusGame?.orientation() === 1);
+  await page.close();
+});
+
+test('keyboard placement: arrow keys move a cursor, Enter places; controls are labelled', async ({ browser, server }) => {
+  await atBothSizes(browser, async (page) => {
+    await openGame(page, server.url, 'duo', [{ kind: 'me' }, { kind: 'ai', level: 1 }]);
+    await waitMyTurn(page);
+    assert((await page.getAttribute('#board svg', 'role')) === 'application', 'the board is an operable control');
+    assert((await page.getAttribute('#board svg', 'tabindex')) === '0', 'the board takes the focus');
+    for (const id of ['rotate', 'flip', 'r-prev', 'r-next', 'mute']) {
+      assert(!!(await page.getAttribute(`#${id}`, 'aria-label')), `#${id} has an aria-label`);
+    }
+    const label = await page.getAttribute('#tray .tray-colour.active button[data-piece="X"]', 'aria-label');
+    assert(!!label && label.includes('X') && label.includes('5 cells'), `tray buttons are labelled (${label})`);
+    const plan = await page.evaluate(() => window.blokusGame?.findAim('X') ?? null);
+    if (!plan) throw new Error('no plan');
+    await page.locator(`#tray .tray-colour.active button[data-piece="${plan.piece}"]`).click();
+    await turnTo(page, 'game', plan);
+    /** @param {number|null} c @returns {Promise<[number, number]>} */
+    const xy = async (c) => {
+      const name = (await page.getAttribute(`#board polygon[data-cell="${c}"]`, 'data-name')) || '';
+      const m = /^([a-z]+)(\d+)$/.exec(name);
+      if (!m) throw new Error(`cell name ${name}`);
+      return [m[1].charCodeAt(0) - 97, Number(m[2]) - 1];
+    };
+    await page.keyboard.press('ArrowUp');
+    for (let i = 0; i < 40; i++) {
+      const [ax, ay] = await xy(await page.evaluate(() => window.blokusGame?.aim() ?? null));
+      const [tx, ty] = await xy(plan.cell);
+      if (ax === tx && ay === ty) break;
+      await page.keyboard.press(ax < tx ? 'ArrowRight' : ax > tx ? 'ArrowLeft' : ay < ty ? 'ArrowUp' : 'ArrowDown');
+    }
+    await page.waitForSelector('.ghost-cell.legal');
+    assert((await page.locator('#aim-hint').innerText()).includes('Enter'), 'the hint says Enter places it');
+    await page.keyboard.press('Enter');
+    await waitPly(page, 1);
+  });
+});
+
+test('the game end: no controls, the result on screen, places, scores, record; passes in one notice', async ({ browser, server }) => {
+  await atBothSizes(browser, async (page, size) => {
+    await page.goto(`${server.url}/`);
+    const url = await page.evaluate(async () => {
+      const r = await fetch('/api/games', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ variant: 'classic', seats: [1, 2, 3, 4].map(() => ({ kind: 'ai', level: 1 })) }),
+      });
+      return (await r.json()).url;
+    });
+    await page.goto(`${server.url}${url}`);
+    // Count the notices shown at once while the AIs play to the end.
+    await page.evaluate(() => {
+      const w = /** @type {Window & {maxToasts?: number}} */ (window);
+      w.maxToasts = 0;
+      new MutationObserver(() => {
+        w.maxToasts = Math.max(w.maxToasts || 0, document.querySelectorAll('#toasts .toast').length);
+      }).observe(/** @type {Node} */ (document.querySelector('#toasts')), { childList: true });
+    });
+    await page.waitForSelector('#gameover:not([hidden])', { timeout: 120000 });
+    const most = await page.evaluate(() => /** @type {Window & {maxToasts?: number}} */ (window).maxToasts ?? 0);
+    assert(most <= 1, `at most one notice at a time (${most})`);
+    assert(await page.locator('#tray-col').isHidden(), 'no piece controls after the game');
+    const over = await box(page, '#gameover');
+    assert(over.y + 40 < size.viewport.height, `the result is on screen without scrolling (top ${over.y})`);
+    const text = await page.locator('#gameover').innerText();
+    assert(/wins|draw/.test(text) && text.includes('points'), `places and scores (${text.slice(0, 80)})`);
+    assert((await page.locator('#gameover li').count()) === 4, 'four places');
+    const places = await page.locator('#gameover li .place').allInnerTexts();
+    const want = await page.evaluate(() => (window.blokusGame?.state()?.results || []).map((r) => r.place).sort().map((p) => `${p}.`));
+    assert(places.join() === want.join(), `equal scores share a place (${places} vs ${want})`);
+    const href = await page.getAttribute('#gameover a[download]', 'href');
+    assert(!!href && href.endsWith('record.blksgf'), 'the record download is on the end screen');
+    assert((await page.locator('#gameover a[href="/"]').count()) === 1, 'a new-game button');
+    assert((await page.locator('#scores thead th').count()) === 3, 'one score per side');
+    await shot(page, `game-end-${size.name}`);
+  });
+});
+
+test('replay shows the position shown: status, score and the move list follow', async ({ browser, server }) => {
+  await atBothSizes(browser, async (page, size) => {
+    await openGame(page, server.url, 'duo', [{ kind: 'hotseat' }, { kind: 'hotseat' }]);
+    for (const p of ['X', 'X', 'I5', 'L5', 'T5', 'V5']) await playSomeMove(page, p);
+    await page.click('#r-first');
+    await page.click('#r-next');
+    const status = await page.locator('#status').innerText();
+    assert(status.includes('move 1 of 6') && status.includes('placed'), `the status names the move shown (${status})`);
+    assert((await page.locator('#scores-title').innerText()).includes('move 1'), 'the score is of the position shown');
+    const cells = await page.locator('#scores tbody tr').first().locator('td').last().innerText();
+    assert(cells === '84', `Purple has 84 cells left after its first piece (${cells})`);
+    const current = page.locator('#moves li.current');
+    assert((await current.count()) === 1, 'the move is marked in the list');
+    assert((await current.innerText()).includes('X'), 'the list marks the move shown');
+    await page.click('#r-last');
+    assert(!(await page.locator('#status').innerText()).includes('Replay'), 'live again');
+    await shot(page, `replay-${size.name}`);
+  });
+});
+
+test('four colours: every move since my last turn is marked; my-turn title and sounds with a mute switch', async ({ browser, server }) => {
+  await atBothSizes(browser, async (page) => {
+    await openGame(page, server.url, 'classic', [{ kind: 'me' }, { kind: 'ai', level: 1 }, { kind: 'ai', level: 1 }, { kind: 'ai', level: 1 }]);
+    await waitMyTurn(page);
+    assert((await page.title()).startsWith('● Your turn'), 'the title tells whose turn it is');
+    await playSomeMove(page, 'X');
+    await waitPly(page, 4, 60000);
+    await waitMyTurn(page);
+    const marked = await page.locator('#board polygon.cell.last').count();
+    const others = await page.evaluate(() => (window.blokusGame?.state()?.moves || []).slice(1, 4).reduce((n, m) => n + (m.cells || []).length, 0));
+    assert(marked === others && marked > 5, `the three AI moves are marked (${marked} cells of ${others})`);
+    assert((await page.locator('#moves li.recent').count()) === 3, 'and listed as recent');
+    const heard = await page.evaluate(() => window.blokusGame?.sounds() ?? 0);
+    assert(heard > 0, 'moves and the turn make sounds');
+    await page.click('#mute');
+    assert((await page.getAttribute('#mute', 'aria-pressed')) === 'true', 'muted');
+    await playSomeMove(page);
+    await waitPly(page, 8, 60000);
+    assert((await page.evaluate(() => window.blokusGame?.sounds() ?? 0)) === heard, 'muted: no more sounds');
+    await page.reload();
+    await page.waitForFunction(() => !!window.blokusGame?.state());
+    assert((await page.getAttribute('#mute', 'aria-pressed')) === 'true', 'the mute switch is remembered');
+  });
+});
+
+test('lobby: AI levels readable and explained, no sideways scrolling, abandoned games not under Running', async ({ browser, server }) => {
+  await fetch(`${server.url}/api/games`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ variant: 'duo', seats: [{ kind: 'me' }, { kind: 'ai', level: 2 }] }),
+  });
+  await atBothSizes(browser, async (page, size) => {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('.seat-level', { state: 'attached' });
+    const level = page.locator('.seat-level').nth(1);
+    const fits = await level.evaluate((el) => {
+      const sel = /** @type {HTMLSelectElement} */ (el);
+      const probe = document.createElement('span');
+      probe.style.font = getComputedStyle(sel).font;
+      probe.textContent = sel.options[sel.selectedIndex].text;
+      document.body.append(probe);
+      const w = probe.getBoundingClientRect().width;
+      probe.remove();
+      return { text: sel.options[sel.selectedIndex].text, fits: w + 30 <= sel.clientWidth };
+    });
+    assert(fits.text === '3 · casual' && fits.fits, `the level reads in full (${JSON.stringify(fits)})`);
+    await page.click('#levels-help summary');
+    assert((await page.locator('#levels-help li').count()) === 9, 'every level explained');
+    assert((await pageWidth(page)) <= size.viewport.width, `no sideways scrolling (${await pageWidth(page)})`);
+    await page.waitForSelector('#running li');
+    const fresh = await page.locator('#running li a').count();
+    assert(fresh >= 1, 'a new game is listed as running');
+    // An hour later nobody has moved in it: it no longer clutters "Running".
+    await page.clock.setFixedTime(Date.now() + 3600 * 1000);
+    await page.reload();
+    await page.waitForSelector('#running li');
+    assert((await page.locator('#running li a').count()) < fresh, 'abandoned 0-move games are left out');
+    await shot(page, `lobby-${size.name}`);
+  });
+});
+
+test('pie rule explained to both players; dark mode follows the system', async ({ browser, server }) => {
+  await atBothSizes(
+    browser,
+    async (page, size) => {
+      await openGame(page, server.url, 'polyomino_mini', [{ kind: 'hotseat' }, { kind: 'hotseat' }]);
+      await waitMyTurn(page);
+      assert((await page.locator('#status').innerText()).includes('pie rule'), 'the opener is told what the opening is');
+      await playSomeMove(page, 'O');
+      await playSomeMove(page, 'I4');
+      await page.waitForSelector('#pie:not([hidden])');
+      const status = await page.locator('#status').innerText();
+      assert(status.includes('choose your colour') && !status.includes('you chooses'), `grammar (${status})`);
+      assert((await page.locator('#pie').innerText()).includes('cuts'), 'the pie rule is explained');
+      const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      const [r, g, b] = (bg.match(/\d+/g) || []).map(Number);
+      assert(r + g + b < 150, `a dark page in dark mode (${bg})`);
+      await shot(page, `pie-dark-${size.name}`);
+    },
+    { colorScheme: 'dark' },
+  );
+});
+
+test('puzzles: named for people, easiest first, placed pieces outlined', async ({ browser, server }) => {
+  await atBothSizes(browser, async (page) => {
+    await page.goto(`${server.url}/puzzle`);
+    await page.waitForFunction(() => !!window.blokusPuzzle?.puzzleId());
+    const names = await page.locator('#puzzle option').allInnerTexts();
+    assert(names[0] === 'Tetrominoes 8×10' && names.every((n) => !n.includes('_')), `names (${names})`);
+    assert((await page.evaluate(() => window.blokusPuzzle?.puzzleId())) === 'tetro_8x10', 'the easiest is first');
+    await placePuzzlePiece(page, 'blue', 'O', ['a1', 'b1', 'a2', 'b2']);
+    await placePuzzlePiece(page, 'blue', 'I4', ['c1', 'c2', 'c3', 'c4']);
+    assert((await page.locator('#board path.piece-outline').count()) === 2, 'each placed piece is outlined');
+  });
 });
 
 async function main() {

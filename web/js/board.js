@@ -61,6 +61,8 @@ export function pieceSvg(grid, shape, fill, scale) {
  * @property {Set<number>} attach attach points to highlight
  * @property {string|null} attachColour colour of the attach marks
  * @property {Array<{cell: number, colour: string|null}>} starts free starting points
+ * @property {number[][]} [outlines] cells of pieces to outline (tilings, where pieces of one
+ *   colour touch along edges)
  */
 
 export class BoardView {
@@ -80,8 +82,9 @@ export class BoardView {
       svg('svg', {
         viewBox: `${-MARGIN} ${-8} ${w + MARGIN + 8} ${hgt + MARGIN + 8}`,
         class: `board board-${v.grid}`,
-        role: 'img',
-        'aria-label': `${v.name} board`,
+        role: 'application',
+        tabindex: 0,
+        'aria-label': `${v.name} board, ${v.cells.length} cells. Pick a piece, then the arrow keys aim it and Enter places it.`,
       })
     );
     this.cellsLayer = svg('g', { class: 'cells' });
@@ -214,6 +217,32 @@ export class BoardView {
       const [cx, cy] = this.centres[i];
       this.marksLayer.append(svg('circle', { cx, cy, r: UNIT * 0.09, class: 'last-dot' }));
     }
+    for (const group of m.outlines || []) this.marksLayer.append(svg('path', { d: this.outlinePath(group), class: 'piece-outline' }));
+  }
+
+  /**
+   * The outline of a group of cells: the cell edges not shared by two of its cells.
+   * @param {number[]} group
+   * @returns {string} SVG path data
+   */
+  outlinePath(group) {
+    /** @type {Map<string, [import('./geometry.js').XY, import('./geometry.js').XY, number]>} */
+    const edges = new Map();
+    const key = (/** @type {import('./geometry.js').XY} */ p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`;
+    for (const i of group) {
+      const [x, y, up] = this.v.cells[i];
+      const pts = cellPolygon(this.grid, x, y, up === 1, this.v.height);
+      pts.forEach((a, k) => {
+        const b = pts[(k + 1) % pts.length];
+        const id = [key(a), key(b)].sort().join(' ');
+        const e = edges.get(id);
+        edges.set(id, [a, b, e ? e[2] + 1 : 1]);
+      });
+    }
+    return [...edges.values()]
+      .filter((e) => e[2] === 1)
+      .map(([a, b]) => `M${a[0].toFixed(1)} ${a[1].toFixed(1)}L${b[0].toFixed(1)} ${b[1].toFixed(1)}`)
+      .join('');
   }
 
   /**

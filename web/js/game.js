@@ -7,9 +7,10 @@
 
 import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
-import { notify } from './notices.js';
+import { clearNotices, notify } from './notices.js';
 import { PiecePicker, pickerElements } from './picker.js';
 import { ReconnectingSocket } from './socket.js';
+import { bindMute, moveSound, soundsPlayed, turnSound } from './sounds.js';
 import { addTokens, tokensFor } from './tokens.js';
 
 /** @typedef {import('./api.js').GameState} GameState */
@@ -31,9 +32,11 @@ class GamePage {
     this.viewPly = null;
     /** Whether a move was sent and its answer is awaited. */
     this.sending = false;
+    /** Colours that passed recently, gathered into one notice. */
+    this.passNotice = { names: /** @type {string[]} */ ([]), since: 0 };
     this.picker = new PiecePicker(
       {
-        canPlace: () => this.myTurn() && this.viewPly === null && !this.sending,
+        canPlace: () => this.myTurn() && this.viewPly === null && !this.sending && !this.waitingForOpponent(),
         colour: () => (this.state && this.state.to_move !== null ? this.v.colours[this.state.to_move] : null),
         available: (piece) => {
           const s = this.state;
@@ -56,6 +59,8 @@ class GamePage {
     $('#variant-name').textContent = v.name;
     /** @type {HTMLAnchorElement} */ ($('#download')).href = `/api/games/${id}/record.blksgf`;
     this.bindControls();
+    bindMute($('#mute'));
+    this.board.root.setAttribute('aria-describedby', 'aim-hint');
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     this.sock = new ReconnectingSocket(`${proto}://${location.host}/api/games/${id}/ws`, {
       onMessage: (m) => this.onMessage(m),
@@ -64,6 +69,7 @@ class GamePage {
     });
     document.addEventListener('visibilitychange', () => {
       if (!document.hidden) this.sock.kick();
+      this.renderTitle();
     });
   }
 
@@ -129,22 +135,28 @@ class GamePage {
     switch (m.type) {
       case 'state': {
         const prevPly = this.state ? this.state.ply : -1;
+        const wasMyTurn = this.myTurn();
         this.state = m;
         this.sending = false;
         this.legal = new Set(m.legal || []);
+        if (prevPly >= 0 && m.ply > prevPly) moveSound();
+        if (this.myTurn() && !wasMyTurn && prevPly >= 0) turnSound();
         this.render();
         // A hot-seat player keeps the piece in hand if it is still theirs to place.
         if (m.ply !== prevPly || !this.myTurn()) this.picker.select(this.myTurn() ? this.picker.piece : null);
+        // A new turn opens the pieces' drawer on a phone.
+        if (this.myTurn() && (!wasMyTurn || m.ply !== prevPly)) this.picker.fold(false);
         break;
       }
       case 'pass':
-        notify(`${m.names.map(title).join(', ')} cannot move and pass${m.names.length > 1 ? '' : 'es'}.`, 'info');
+        this.notePasses(m.names);
         break;
       case 'undo':
         notify('Moves taken back.', 'info');
         break;
       case 'game_over':
-        notify('Game over.', 'info');
+        // The end screen says it all; pending notices would only cover it.
+        clearNotices();
         break;
       case 'error':
         this.sending = false;
@@ -155,6 +167,26 @@ class GamePage {
       case 'move':
         break;
     }
+  }
+
+  /**
+   * One notice for the passes of the last few seconds, however many there are (at the
+   * end of a game colours pass one after another).
+   * @param {string[]} names
+   */
+  notePasses(names) {
+    const now = Date.now();
+    if (now - this.passNotice.since > 4000) this.passNotice = { names: [], since: now };
+    this.passNotice.since = now;
+    for (const n of names) if (!this.passNotice.names.includes(n)) this.passNotice.names.push(n);
+    const list = this.passNotice.names.map(title);
+    notify(`${list.join(', ')} cannot move any more and ${list.length > 1 ? 'pass' : 'passes'}.`, 'info', 'pass');
+  }
+
+  /** Whether the game waits for an invited person to take their seat. */
+  waitingForOpponent() {
+    const s = this.state;
+    return !!s && s.ply === 0 && s.seats.some((st) => st.kind === 'human' && !st.claimed);
   }
 
   /** Whether this browser plays the side to move (a placement, not the pie choice). */
@@ -210,9 +242,11 @@ class GamePage {
     this.renderSeats();
     this.renderGameOver();
     this.renderReplay();
+    this.renderTitle();
     $('#undo').hidden = !s.can_undo || this.viewPly !== null;
-    // Spectators have nothing to place.
+    // Spectators have nothing to place; after the game nobody has.
     $('#controls').hidden = (s.you || []).length === 0;
+    $('#tray-col').hidden = s.over;
     this.picker.refresh();
   }
 
@@ -230,13 +264,7 @@ class GamePage {
     }
     /** @type {Set<number>} */
     const last = new Set();
-    for (let i = n - 1; i >= 0; i--) {
-      const m = s.moves[i];
-      if (m.cells) {
-        for (const c of m.cells) last.add(this.cellIndex.get(c) ?? 0);
-        break;
-      }
-    }
+    for (const i of this.recentMoves()) for (const c of s.moves[i].cells || []) last.add(this.cellIndex.get(c) ?? 0);
     const mine = this.viewPly === null && this.myTurn();
     const attach = new Set(mine ? s.attach.map((c) => this.cellIndex.get(c) ?? 0) : []);
     const starts = this.v.starts.map((name, i) => ({
@@ -253,6 +281,30 @@ class GamePage {
     });
   }
 
+  /**
+   * The moves to mark on the board: live, every placement since this player's last own
+   * one (in three- and four-colour games several colours move between two turns);
+   * otherwise, or when replaying, the last placement shown.
+   * @returns {number[]} indices into the moves
+   */
+  recentMoves() {
+    const s = /** @type {GameState} */ (this.state);
+    const n = this.viewPly === null ? s.moves.length : this.viewPly;
+    const placed = [];
+    for (let i = 0; i < n; i++) if (s.moves[i].cells) placed.push(i);
+    if (placed.length === 0) return [];
+    const mine = new Set(s.seats.filter((st) => (s.you || []).includes(st.seat)).flatMap((st) => st.colours));
+    const hotseat = s.seats.filter((st) => (s.you || []).includes(st.seat)).length > 1;
+    if (this.viewPly !== null || mine.size === 0 || hotseat) return [placed[placed.length - 1]];
+    const since = [];
+    for (let k = placed.length - 1; k >= 0; k--) {
+      const m = s.moves[placed[k]];
+      if (mine.has(this.v.colours[m.colour ?? 0])) break;
+      since.unshift(placed[k]);
+    }
+    return since.length ? since : [placed[placed.length - 1]];
+  }
+
   /** @param {number} seat @returns {string} */
   seatLabel(seat) {
     const s = /** @type {GameState} */ (this.state);
@@ -264,22 +316,39 @@ class GamePage {
     return `player ${seat + 1}`;
   }
 
+  /** The tab's title: it tells a player in another tab that it is their turn. */
+  renderTitle() {
+    const s = this.state;
+    const yours = !!s && (this.myTurn() || (s.awaiting_pie && (s.you || []).includes(s.player_to_move ?? -1)));
+    document.title = `${yours ? '● Your turn — ' : ''}${this.v.name} — Blokus`;
+  }
+
   renderStatus() {
     const s = /** @type {GameState} */ (this.state);
-    // Tell a player in another tab that it is their turn.
-    document.title = `${this.myTurn() || (s.awaiting_pie && (s.you || []).includes(s.player_to_move ?? -1)) ? '● ' : ''}${this.v.name} — Blokus`;
     const el = $('#status');
     el.className = 'status';
+    if (this.viewPly !== null) {
+      const m = s.moves[this.viewPly - 1];
+      const what = !m ? 'the empty board' : m.pie ? `Player 2 chose to ${m.pie}` : `${title(this.v.colours[m.colour ?? 0])} placed ${m.piece}`;
+      el.textContent = `Replay: move ${this.viewPly} of ${s.moves.length} — ${what}. » returns to the game.`;
+      el.classList.add('status-replay');
+      return;
+    }
     if (s.over) {
-      const winners = s.results.filter((r) => r.place === 1).map((r) => sideTitle(r.name));
-      el.textContent = `Game over — ${winners.length > 1 ? `draw between ${winners.join(' and ')}` : `${winners[0]} wins`}`;
+      el.textContent = `Game over — ${this.resultLine()}`;
       el.classList.add('status-over');
       return;
     }
     const p = /** @type {number} */ (s.player_to_move);
+    const mine = (s.you || []).includes(p);
     if (s.awaiting_pie) {
-      el.textContent = `Pie rule: ${this.seatLabel(p)} chooses a colour`;
-      if ((s.you || []).includes(p)) el.classList.add('status-you');
+      el.textContent = mine ? 'Pie rule: choose your colour below' : `Pie rule: ${this.seatLabel(p)} chooses a colour`;
+      if (mine) el.classList.add('status-you');
+      return;
+    }
+    if (this.waitingForOpponent() && (s.you || []).length > 0) {
+      el.textContent = 'Waiting for your opponent to take their seat — send them the link';
+      el.classList.add('status-wait');
       return;
     }
     const colour = this.v.colours[/** @type {number} */ (s.to_move)];
@@ -287,7 +356,10 @@ class GamePage {
     const who = this.seatLabel(p);
     let text;
     if (this.myTurn()) {
-      text = `Your turn: ${title(colour)}${this.picker.piece === null ? ' — pick a piece below' : ''}`;
+      const opening = this.v.pie && s.ply < 2;
+      text = opening
+        ? `Your opening: place one ${title(colour)} piece. You place one piece of each colour, then your opponent picks which colour to play (pie rule), so make them equally good.`
+        : `Your turn: ${title(colour)}${this.picker.piece === null ? ' — pick a piece' : ''}`;
       el.classList.add('status-you');
     } else if (s.seats[p].kind === 'ai') {
       text = `${title(colour)} (${who}) is thinking…`;
@@ -299,6 +371,13 @@ class GamePage {
     el.replaceChildren(chip, text);
   }
 
+  /** "Blue wins" or "draw between Blue and Red". */
+  resultLine() {
+    const s = /** @type {GameState} */ (this.state);
+    const winners = s.results.filter((r) => r.place === 1).map((r) => sideTitle(r.name));
+    return winners.length > 1 ? `draw between ${winners.join(' and ')}` : `${winners[0]} wins`;
+  }
+
   renderPie() {
     const s = /** @type {GameState} */ (this.state);
     const el = $('#pie');
@@ -308,12 +387,15 @@ class GamePage {
     if (!show) return;
     const [a, b] = this.v.colours;
     const keep = h('button', { type: 'button', class: 'primary' }, [`Keep: I play ${title(a)} and move next`]);
-    const swap = h('button', { type: 'button' }, [`Swap: I play ${title(b)}`]);
+    const swap = h('button', { type: 'button' }, [`Swap: I play ${title(b)}, my opponent ${title(a)}`]);
     keep.addEventListener('click', () => this.sock.send({ type: 'pie', choice: 'keep' }));
     swap.addEventListener('click', () => this.sock.send({ type: 'pie', choice: 'swap' }));
     el.replaceChildren(
-      h('p', {}, ['The opening is placed. Choose your colour (pie rule):']),
-      h('div', { class: 'row' }, [keep, swap]),
+      h('p', {}, [
+        `The opening is placed: one ${title(a)} and one ${title(b)} piece, both by your opponent. `,
+        `Now you choose which colour you play (the pie rule: one player cuts, the other chooses, so the opener has every reason to make it fair). ${title(a)} moves next.`,
+      ]),
+      h('div', { class: 'row wrap' }, [keep, swap]),
     );
   }
 
@@ -335,6 +417,8 @@ class GamePage {
           type: 'button',
           class: `piece${this.picker.piece === i && active ? ' selected' : ''}${active && !legalPieces.has(i) ? ' blocked' : ''}`,
           title: `${p.name} (${p.size} cells)${left > 1 ? ` ×${left}` : ''}`,
+          'aria-label': `${title(colour)} ${p.name}, ${p.size} cells${left > 1 ? `, ${left} left` : ''}${active && !legalPieces.has(i) ? ', no legal place' : ''}`,
+          'aria-pressed': String(this.picker.piece === i && active),
           'data-piece': p.name,
         });
         // Other colours' pieces are shown smaller: there to read, not to pick.
@@ -363,8 +447,10 @@ class GamePage {
   renderMoves() {
     const s = /** @type {GameState} */ (this.state);
     const ol = $('#moves');
+    const recent = new Set(this.viewPly === null ? this.recentMoves() : []);
     const items = s.moves.map((m, i) => {
-      const li = h('li', { class: this.viewPly !== null && i === this.viewPly - 1 ? 'current' : '' });
+      const cls = [this.viewPly !== null && i === this.viewPly - 1 ? 'current' : '', recent.has(i) ? 'recent' : ''].join(' ').trim();
+      const li = h('li', { class: cls });
       if (m.pie) li.append(`Player 2 chooses: ${m.pie}`);
       else {
         const colour = this.v.colours[m.colour ?? 0];
@@ -382,35 +468,78 @@ class GamePage {
       return li;
     });
     ol.replaceChildren(...items);
+    // The list follows the position shown.
     if (this.viewPly === null) ol.scrollTop = ol.scrollHeight;
+    else if (this.viewPly > 0) items[this.viewPly - 1].scrollIntoView({ block: 'nearest' });
+    else ol.scrollTop = 0;
   }
 
+  /**
+   * One score per side: the number that decides the game under the variant's rule. While
+   * replaying, the position shown: pieces placed and cells left, counted from its moves.
+   */
   renderScores() {
     const s = /** @type {GameState} */ (this.state);
-    const rows = s.scores.map((sc) => {
-      const colour = this.v.colours[sc.colour];
-      return h('tr', { class: sc.counted ? '' : 'muted' }, [
-        h('td', {}, [h('span', { class: 'chip', style: `background:${colourHex(colour)}` }), title(colour)]),
-        h('td', {}, [String(sc.pieces_placed)]),
-        h('td', {}, [String(sc.cells_remaining)]),
-        h('td', {}, [sc.all_placed_bonus || sc.monomino_bonus ? `+${sc.all_placed_bonus + sc.monomino_bonus}` : '']),
-        h('td', { class: 'pts' }, [sc.counted ? String(sc.points) : '—']),
+    const replay = this.viewPly !== null;
+    $('#scores-title').textContent = replay ? `Position at move ${this.viewPly}` : 'Score';
+    const label = this.v.id === 'junior' ? 'Pieces' : this.v.pie ? 'Cells' : 'Points';
+    const perColour = this.countsAt(replay ? /** @type {number} */ (this.viewPly) : s.moves.length);
+    const rows = s.results.map((r) => {
+      const colours = this.sideColours(r);
+      const idx = colours.map((c) => this.v.colours.indexOf(c));
+      const pieces = idx.reduce((n, c) => n + perColour[c].pieces, 0);
+      const left = idx.reduce((n, c) => n + perColour[c].left, 0);
+      return h('tr', { class: s.over && r.place === 1 ? 'winner' : '' }, [
+        h('td', {}, [...colours.map((c) => h('span', { class: 'chip', style: `background:${colourHex(c)}` })), sideTitle(r.name)]),
+        h('td', {}, [String(pieces)]),
+        h('td', { class: 'pts' }, [replay ? String(left) : String(r.score)]),
       ]);
     });
     const table = h('table', { class: 'scores' }, [
-      h('thead', {}, [h('tr', {}, ['Colour', 'Pieces', 'Left', 'Bonus', 'Points'].map((t) => h('th', {}, [t])))]),
+      h('thead', {}, [h('tr', {}, ['Side', 'Placed', replay ? 'Cells left' : label].map((t) => h('th', {}, [t])))]),
       h('tbody', {}, rows),
     ]);
-    const sides = h(
-      'div',
-      { class: 'sides' },
-      s.results.map((r) =>
-        h('div', { class: `side${s.over && r.place === 1 ? ' place-1' : ''}` }, [
-          `${s.over ? `${r.place}. ` : ''}${sideTitle(r.name)}: ${r.score}`,
-        ]),
-      ),
-    );
-    $('#scores').replaceChildren(table, sides);
+    $('#scores').replaceChildren(table, h('p', { class: 'muted small-text' }, [this.scoringRule()]));
+  }
+
+  /**
+   * The colours of a side: named in its result, or (Polyomino: "player 1") its seat's.
+   * @param {import('./api.js').SideResult} r
+   * @returns {string[]}
+   */
+  sideColours(r) {
+    const named = r.name.split('+');
+    if (named.every((c) => this.v.colours.includes(c))) return named;
+    return (/** @type {GameState} */ (this.state)).seats[r.side]?.colours || [];
+  }
+
+  /**
+   * Pieces placed and cells left per colour after the first `n` events (counting only).
+   * @param {number} n
+   * @returns {Array<{pieces: number, left: number}>}
+   */
+  countsAt(n) {
+    const s = /** @type {GameState} */ (this.state);
+    const total = this.v.pieces.reduce((t, p) => t + p.size * p.count, 0);
+    const out = this.v.colours.map(() => ({ pieces: 0, left: total }));
+    for (const m of s.moves.slice(0, n)) {
+      if (!m.cells || m.colour === undefined) continue;
+      out[m.colour].pieces++;
+      out[m.colour].left -= m.cells.length;
+    }
+    // One shared set (Hexa): every colour draws from the same pieces.
+    if (this.v.shared_pool) {
+      const left = total - out.reduce((t, c) => t + (total - c.left), 0);
+      for (const c of out) c.left = left;
+    }
+    return out;
+  }
+
+  /** The variant's scoring, in one line. */
+  scoringRule() {
+    if (this.v.id === 'junior') return 'Most pieces placed wins; ties go to fewer cells left.';
+    if (this.v.pie) return 'Most cells covered wins.';
+    return 'Points: −1 per cell of unplaced pieces; +15 for placing every piece, +5 more if the monomino was last.';
   }
 
   renderSeats() {
@@ -460,26 +589,36 @@ class GamePage {
     }
   }
 
+  /** The end screen: places and scores, the final board above, the record, what next. */
   renderGameOver() {
     const s = /** @type {GameState} */ (this.state);
     const el = $('#gameover');
     el.hidden = !s.over;
     if (!s.over) return;
     const ordered = [...s.results].sort((a, b) => a.place - b.place);
-    const scoring =
-      this.v.id === 'junior'
-        ? 'Most pieces placed wins; ties go to fewer cells left.'
-        : this.v.pie
-          ? 'Most cells placed wins.'
-          : '−1 per cell of unplaced pieces, +15 for placing all pieces, +5 more if the last was the monomino.';
+    const label = this.v.id === 'junior' ? 'pieces' : this.v.pie ? 'cells' : 'points';
+    const replay = h('button', { type: 'button' }, ['Replay from the start']);
+    replay.addEventListener('click', () => this.viewAt(0));
     el.replaceChildren(
-      h('h2', {}, ['Game over']),
+      h('h2', {}, [`Game over — ${this.resultLine()}`]),
       h(
-        'ol',
+        'ul',
         { class: 'final' },
-        ordered.map((r) => h('li', { class: r.place === 1 ? 'winner' : '' }, [`${sideTitle(r.name)} — ${r.score}${r.place === 1 ? ' ★ winner' : ''}`])),
+        // Equal scores share a place, so the places are written out, not counted.
+        ordered.map((r) =>
+          h('li', { class: r.place === 1 ? 'winner' : '' }, [
+            h('span', { class: 'place' }, [`${r.place}.`]),
+            ...this.sideColours(r).map((c) => h('span', { class: 'chip', style: `background:${colourHex(c)}` })),
+            `${sideTitle(r.name)}: ${r.score} ${label}${r.place === 1 ? ' ★' : ''}`,
+          ]),
+        ),
       ),
-      h('p', { class: 'muted' }, [scoring]),
+      h('p', { class: 'muted small-text' }, [this.scoringRule()]),
+      h('div', { class: 'row wrap' }, [
+        h('a', { class: 'button', href: `/api/games/${id}/record.blksgf`, download: '' }, ['⬇ Download the record']),
+        replay,
+        h('a', { class: 'button primary', href: '/' }, ['New game']),
+      ]),
     );
   }
 
@@ -490,6 +629,7 @@ class GamePage {
     const cur = this.viewPly === null ? s.moves.length : this.viewPly;
     range.value = String(cur);
     $('#r-label').textContent = this.viewPly === null ? `move ${cur} (live)` : `move ${cur} of ${s.moves.length}`;
+    range.setAttribute('aria-valuetext', $('#r-label').textContent || '');
     $('#replay').classList.toggle('replaying', this.viewPly !== null);
   }
 }
@@ -511,6 +651,8 @@ async function main() {
       legalCount: () => page.legal.size,
       findAim: (prefer) => page.picker.findAim({ prefer }),
       orientation: () => page.picker.orient.t,
+      aim: () => page.picker.aim,
+      sounds: () => soundsPlayed(),
     };
   } catch (e) {
     $('#status').textContent = `Cannot open this game: ${/** @type {Error} */ (e).message}`;

@@ -15,6 +15,10 @@ interface GameHook {
   findAim(prefer?: string): import('./picker.js').AimPlan | null;
   /** The orientation index of the piece in hand. */
   orientation(): number;
+  /** The board cell the piece in hand is aimed at (pointer or keyboard cursor). */
+  aim(): number | null;
+  /** How many sounds the page has played (muted ones are not played). */
+  sounds(): number;
 }
 
 /** The puzzle page (`/puzzle`). */

@@ -21,6 +21,28 @@ const SEAT_KINDS = [
   ['hotseat', 'Hot-seat (this device)'],
 ];
 
+/**
+ * The AI levels for people (docs/ai.md: each level searches 2 to 2.5 times as many
+ * positions per move as the one below).
+ */
+const LEVELS = [
+  [1, 'beginner', 'plays plausible but weak moves, on purpose'],
+  [2, 'novice', '25 simulations per move'],
+  [3, 'casual', '60 simulations per move'],
+  [4, 'club', '150 simulations per move'],
+  [5, 'intermediate', '400 simulations per move'],
+  [6, 'strong', '1,000 simulations per move'],
+  [7, 'expert', '2,500 simulations per move'],
+  [8, 'master', '5,000 simulations per move'],
+  [9, 'strongest', '10,000 simulations per move, under a second'],
+];
+
+/** The level a new AI seat starts with. */
+const DEFAULT_LEVEL = 3;
+
+/** A game nobody moved in for this long is left out of "Running" (seconds). */
+const ABANDONED_AFTER = 15 * 60;
+
 /** @returns {VariantSummary} */
 function current() {
   const id = /** @type {HTMLSelectElement} */ ($('#variant')).value;
@@ -43,13 +65,14 @@ function renderVariant() {
       kind.append(o);
     }
     const level = /** @type {HTMLSelectElement} */ (h('select', { class: 'seat-level', 'aria-label': `AI level of seat ${i + 1}` }));
-    for (let l = 1; l <= 9; l++) {
-      const o = /** @type {HTMLOptionElement} */ (h('option', { value: String(l) }, [`level ${l}`]));
-      if (l === 3) o.selected = true;
+    for (const [l, name, what] of LEVELS) {
+      const o = /** @type {HTMLOptionElement} */ (h('option', { value: String(l), title: String(what) }, [`${l} · ${name}`]));
+      if (l === DEFAULT_LEVEL) o.selected = true;
       level.append(o);
     }
     const sync = () => {
       level.hidden = kind.value !== 'ai';
+      $('#levels-help').hidden = !document.querySelector('.seat-kind option[value=ai]:checked');
     };
     kind.addEventListener('change', sync);
     sync();
@@ -64,6 +87,7 @@ function renderVariant() {
     ]);
   });
   $('#seats').replaceChildren(...rows);
+  $('#levels-help').hidden = !rows.length || !document.querySelector('.seat-kind option[value=ai]:checked');
 }
 
 /** @param {SubmitEvent} ev */
@@ -133,7 +157,10 @@ async function refreshLists() {
   };
   fill('#mine', lists.mine || [], 'No games yet: start one!');
   fill('#open', lists.open, 'No game is waiting for a player.');
-  fill('#running', lists.running, 'No game in progress.');
+  // Games created and left before a single move would pile up here.
+  const now = Date.now() / 1000;
+  const running = lists.running.filter((g) => g.plies > 0 || now - g.updated < ABANDONED_AFTER);
+  fill('#running', running, 'No game in progress.');
   fill('#finished', lists.finished, 'No finished game yet.');
 }
 
@@ -146,6 +173,11 @@ async function main() {
     sel.append(o);
   }
   sel.addEventListener('change', renderVariant);
+  $('#levels-help').replaceChildren(
+    h('summary', {}, ['What the AI levels mean']),
+    h('ul', {}, LEVELS.map(([l, name, what]) => h('li', {}, [h('b', {}, [`${l} · ${name}`]), `: ${what}`]))),
+    h('p', { class: 'muted' }, ['Each level searches two to two and a half times as many positions as the one below and beats it clearly.']),
+  );
   renderVariant();
   $('#create').addEventListener('submit', (ev) => create(/** @type {SubmitEvent} */ (ev)));
   await refreshLists();

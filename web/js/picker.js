@@ -44,6 +44,8 @@ import { Orientation, placeShape } from './geometry.js';
  * @property {HTMLElement} rotate
  * @property {HTMLElement} flip
  * @property {HTMLElement} boardHost the element holding the board (for the wheel)
+ * @property {HTMLElement} trayCol the pieces' column (a folding drawer on phones)
+ * @property {HTMLElement} trayToggle folds and unfolds the drawer
  */
 
 /**
@@ -58,6 +60,8 @@ export function pickerElements() {
     rotate: $('#rotate'),
     flip: $('#flip'),
     boardHost: $('#board'),
+    trayCol: $('#tray-col'),
+    trayToggle: $('#tray-toggle'),
   };
 }
 
@@ -135,8 +139,20 @@ export class PiecePicker {
     if (piece !== null && !this.host.available(piece)) piece = null;
     if (piece !== this.piece && this.v) this.orient = new Orientation(this.v.grid);
     this.piece = piece;
+    // On a phone the drawer folds away so the whole board is free to aim at.
+    if (piece !== null) this.fold(true);
     this.refresh();
     this.host.changed();
+  }
+
+  /**
+   * Folds (true) or unfolds the pieces' drawer; only phones show it as a drawer.
+   * @param {boolean} folded
+   */
+  fold(folded) {
+    this.els.trayCol.classList.toggle('collapsed', folded);
+    this.els.trayToggle.setAttribute('aria-expanded', String(!folded));
+    this.els.trayToggle.textContent = folded ? 'Pieces ▴' : 'Pieces ▾';
   }
 
   /** @param {'rotate'|'back'|'flip'} how */
@@ -315,6 +331,7 @@ export class PiecePicker {
   bindInput() {
     this.els.rotate.addEventListener('click', () => this.turn('rotate'));
     this.els.flip.addEventListener('click', () => this.turn('flip'));
+    this.els.trayToggle.addEventListener('click', () => this.fold(!this.els.trayCol.classList.contains('collapsed')));
     this.els.rotate.setAttribute('aria-keyshortcuts', 'R');
     this.els.flip.setAttribute('aria-keyshortcuts', 'F');
     document.addEventListener('keydown', (ev) => {

@@ -46,6 +46,34 @@ import { PiecePicker, pickerElements } from './picker.js';
  * @property {string} [message]
  */
 
+/**
+ * The puzzles' names for people, easiest first (the order of the list); a puzzle the
+ * server adds later is listed after them under its id.
+ * @type {Record<string, string>}
+ */
+const PUZZLE_NAMES = {
+  tetro_8x10: 'Tetrominoes 8×10',
+  penta_15x16: 'Pentominoes 15×16',
+  all_84: 'All 84 pieces (Classic board)',
+  all_88: 'All 88 pieces (Trigon board)',
+};
+
+/**
+ * Easiest first.
+ * @param {PuzzleSummary[]} list
+ * @returns {PuzzleSummary[]}
+ */
+function ordered(list) {
+  const rank = (/** @type {string} */ id) => {
+    const i = Object.keys(PUZZLE_NAMES).indexOf(id);
+    return i < 0 ? Infinity : i;
+  };
+  return [...list].sort((a, b) => rank(a.id) - rank(b.id));
+}
+
+/** @param {string} id @returns {string} */
+const puzzleName = (id) => PUZZLE_NAMES[id] || id;
+
 class PuzzlePage {
   constructor() {
     /** @type {PuzzleSummary[]} */
@@ -96,9 +124,9 @@ class PuzzlePage {
   }
 
   async start() {
-    this.list = await getJson('/api/puzzles');
+    this.list = ordered(await getJson('/api/puzzles'));
     const select = /** @type {HTMLSelectElement} */ ($('#puzzle'));
-    select.replaceChildren(...this.list.map((p) => h('option', { value: p.id }, [p.id])));
+    select.replaceChildren(...this.list.map((p) => h('option', { value: p.id }, [puzzleName(p.id)])));
     const wanted = new URLSearchParams(location.search).get('id');
     if (wanted && this.list.some((p) => p.id === wanted)) select.value = wanted;
     select.addEventListener('change', () => this.load(select.value));
@@ -116,7 +144,7 @@ class PuzzlePage {
     const p = await getJson(`/api/puzzles/${encodeURIComponent(id)}`);
     this.puzzle = p;
     history.replaceState(null, '', `/puzzle?id=${encodeURIComponent(id)}`);
-    $('#task').textContent = p.task;
+    $('#task').textContent = `${p.task.charAt(0).toUpperCase()}${p.task.slice(1)}.`;
     $('#strict-wrap').hidden = !p.strict;
     $('#decreasing-wrap').hidden = !p.decreasing;
     /** @type {HTMLInputElement} */ ($('#strict')).checked = false;
@@ -301,7 +329,7 @@ class PuzzlePage {
     const p = /** @type {PuzzleDetail} */ (this.puzzle);
     const again = h('button', { type: 'button', class: 'primary' }, ['Play again']);
     again.addEventListener('click', () => this.restart());
-    el.replaceChildren(h('h2', {}, ['Solved!']), h('p', {}, [`All ${this.placements.length} pieces of ${p.id} are placed.`]), again);
+    el.replaceChildren(h('h2', {}, ['Solved!']), h('p', {}, [`All ${this.placements.length} pieces of ${puzzleName(p.id)} are placed.`]), again);
     this.setStatus('Solved!');
   }
 
@@ -318,6 +346,8 @@ class PuzzlePage {
         cell: p.board.names.indexOf(name),
         colour: p.board.starts_per_colour ? p.board.colours[i] : null,
       })),
+      // Pieces of one colour touch in a tiling: outlines keep them apart.
+      outlines: this.placements.map((pl) => pl.cells.map((n) => p.board.names.indexOf(n))),
     });
     this.renderColours();
     this.renderTray();
