@@ -31,6 +31,8 @@ enum Command {
     Show(commands::show::Args),
     /// Measure move generation and playout speed.
     Bench(commands::bench::Args),
+    /// Load-test the server over its WebSocket API; with --fault, kill and restart it.
+    Load(commands::load::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Variants(a) => commands::variants::run(a),
         Command::Show(a) => commands::show::run(a),
         Command::Bench(a) => commands::bench::run(a),
+        Command::Load(a) => commands::load::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

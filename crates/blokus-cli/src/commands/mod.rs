@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod gtp;
+pub mod load;
 pub mod match_cmd;
 pub mod serve;
 pub mod show;
