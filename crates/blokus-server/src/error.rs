@@ -4,6 +4,9 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Serialize;
+
+use crate::protocol::{ErrorCode, Refusal};
 
 /// Something went wrong serving a request or a WebSocket message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,17 +28,22 @@ pub enum AppError {
 }
 
 impl AppError {
-    /// The short machine-readable code sent to clients.
-    pub fn code(&self) -> &'static str {
+    /// The machine-readable code sent to clients.
+    pub fn code(&self) -> ErrorCode {
         match self {
-            AppError::BadRequest(_) => "bad_request",
-            AppError::NotFound(_) => "not_found",
-            AppError::Forbidden(_) => "forbidden",
-            AppError::Conflict(_) => "conflict",
-            AppError::Busy(_) => "busy",
-            AppError::RateLimited(_) => "rate_limited",
-            AppError::Internal(_) => "internal",
+            AppError::BadRequest(_) => ErrorCode::BadRequest,
+            AppError::NotFound(_) => ErrorCode::NotFound,
+            AppError::Forbidden(_) => ErrorCode::Forbidden,
+            AppError::Conflict(_) => ErrorCode::Conflict,
+            AppError::Busy(_) => ErrorCode::Busy,
+            AppError::RateLimited(_) => ErrorCode::RateLimited,
+            AppError::Internal(_) => ErrorCode::Internal,
         }
+    }
+
+    /// The error as a refused WebSocket message.
+    pub fn refusal(&self) -> Refusal {
+        Refusal::new(self.code(), self.message())
     }
 
     /// The message for people.
@@ -78,9 +86,21 @@ impl From<rusqlite::Error> for AppError {
     }
 }
 
+/// The body of every HTTP error.
+#[derive(Serialize)]
+pub struct ErrorBody<'a> {
+    /// The code.
+    pub error: ErrorCode,
+    /// The explanation.
+    pub message: &'a str,
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.code(), "message": self.message() });
+        let body = ErrorBody {
+            error: self.code(),
+            message: self.message(),
+        };
         (self.status(), Json(body)).into_response()
     }
 }

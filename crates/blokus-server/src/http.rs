@@ -9,13 +9,14 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use blokus_core::{all_variants, RuleOptions};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::room::RoomMsg;
-use crate::seats::{is_token, new_game_id, new_token, Seat, SeatKind};
+use crate::seats::{is_token, new_game_id, new_token, AiLevel, GameStatus, Seat, SeatKind};
+use crate::store::GameSummary;
+use crate::variants::{VariantDetail, VariantSummary};
 use crate::{assets, variants, ws};
 
 /// Every route of the server.
@@ -36,21 +37,43 @@ pub fn router(hub: Hub) -> Router {
             "/*path",
             get(|Path(p): Path<String>| async move { assets::file(&p) }),
         )
-        .merge(crate::puzzles::router::<Hub>())
+        .merge(crate::puzzles::router())
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(hub)
 }
 
-async fn list_variants() -> Json<Value> {
-    Json(json!(all_variants()
-        .iter()
-        .map(variants::summary)
-        .collect::<Vec<_>>()))
+async fn list_variants() -> Json<Vec<VariantSummary>> {
+    Json(all_variants().iter().map(variants::summary).collect())
 }
 
-async fn variant_detail(Path(id): Path<String>) -> Result<Json<Value>, AppError> {
+async fn variant_detail(Path(id): Path<String>) -> Result<Json<VariantDetail>, AppError> {
     let v = blokus_core::variant(&id).map_err(|e| AppError::NotFound(e.to_string()))?;
-    Ok(Json(json!(variants::detail(&v))))
+    Ok(Json(variants::detail(&v)))
+}
+
+/// A seat's secret token, as answered by creation and `join`.
+#[derive(Serialize)]
+struct SeatToken {
+    seat: usize,
+    token: String,
+}
+
+/// The answer of `POST /api/games`.
+#[derive(Serialize)]
+struct Created {
+    id: String,
+    url: String,
+    tokens: Vec<SeatToken>,
+}
+
+/// The answer of `GET /api/games`.
+#[derive(Serialize)]
+struct GameLists {
+    open: Vec<GameSummary>,
+    running: Vec<GameSummary>,
+    finished: Vec<GameSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mine: Option<Vec<GameSummary>>,
 }
 
 /// A seat in a creation request.
@@ -112,13 +135,10 @@ async fn create_game(
     let mut tokens = Vec::new();
     for (i, s) in req.seats.iter().enumerate() {
         let level = match (s.kind, s.level) {
-            (SeatKind::Ai, Some(l)) if (1..=9).contains(&l) => Some(l),
-            (SeatKind::Ai, Some(l)) => {
-                return Err(AppError::BadRequest(format!(
-                    "seat {i}: AI level {l} is not in 1..9"
-                )))
-            }
-            (SeatKind::Ai, None) => Some(3),
+            (SeatKind::Ai, Some(l)) => Some(
+                AiLevel::try_from(l).map_err(|e| AppError::BadRequest(format!("seat {i}: {e}")))?,
+            ),
+            (SeatKind::Ai, None) => Some(AiLevel::DEFAULT),
             (_, Some(_)) => {
                 return Err(AppError::BadRequest(format!(
                     "seat {i}: only AI seats have a level"
@@ -141,11 +161,7 @@ async fn create_game(
         ..RuleOptions::default()
     };
     let id = new_game_id();
-    let status = if seats.iter().any(Seat::is_open) {
-        "open"
-    } else {
-        "running"
-    };
+    let status = GameStatus::of(false, &seats);
     hub.store
         .create_game(
             id.clone(),
@@ -158,11 +174,14 @@ async fn create_game(
         .await?;
     // Start the room now so an AI that moves first starts thinking at once.
     hub.room(&id).await?;
-    let tokens: Vec<Value> = tokens
-        .iter()
-        .map(|(t, s)| json!({"seat": s, "token": t}))
-        .collect();
-    let body = json!({"id": id, "url": format!("/game/{id}"), "tokens": tokens});
+    let body = Created {
+        url: format!("/game/{id}"),
+        id,
+        tokens: tokens
+            .into_iter()
+            .map(|(token, seat)| SeatToken { seat, token })
+            .collect(),
+    };
     Ok((axum::http::StatusCode::CREATED, Json(body)).into_response())
 }
 
@@ -175,21 +194,25 @@ struct ListQuery {
 async fn list_games(
     State(hub): State<Hub>,
     Query(q): Query<ListQuery>,
-) -> Result<Json<Value>, AppError> {
-    let open = hub.store.list("open", 50).await?;
-    let running = hub.store.list("running", 50).await?;
-    let finished = hub.store.list("finished", 50).await?;
-    let mut body = json!({"open": open, "running": running, "finished": finished});
-    if let Some(m) = q.mine {
-        let tokens: Vec<String> = m
-            .split(',')
-            .filter(|t| is_token(t))
-            .take(200)
-            .map(String::from)
-            .collect();
-        body["mine"] = json!(hub.store.mine(tokens, 100).await?);
-    }
-    Ok(Json(body))
+) -> Result<Json<GameLists>, AppError> {
+    let mine = match q.mine {
+        Some(m) => {
+            let tokens: Vec<String> = m
+                .split(',')
+                .filter(|t| is_token(t))
+                .take(200)
+                .map(String::from)
+                .collect();
+            Some(hub.store.mine(tokens, 100).await?)
+        }
+        None => None,
+    };
+    Ok(Json(GameLists {
+        open: hub.store.list(GameStatus::Open, 50).await?,
+        running: hub.store.list(GameStatus::Running, 50).await?,
+        finished: hub.store.list(GameStatus::Finished, 50).await?,
+        mine,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -202,12 +225,16 @@ async fn game_state(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     Query(q): Query<StateQuery>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Response, AppError> {
     let legal = q.legal.unwrap_or(0) != 0;
-    Ok(Json(
-        hub.ask(&id, |reply| RoomMsg::Snapshot { legal, reply })
-            .await?,
-    ))
+    let snapshot = hub
+        .ask(&id, |reply| RoomMsg::Snapshot { legal, reply })
+        .await?;
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        snapshot.text().to_string(),
+    )
+        .into_response())
 }
 
 #[derive(Deserialize, Default)]
@@ -221,7 +248,7 @@ async fn join_game(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<SeatToken>, AppError> {
     let req: JoinRequest = if body.is_empty() {
         JoinRequest::default()
     } else {
@@ -233,7 +260,7 @@ async fn join_game(
             reply,
         })
         .await??;
-    Ok(Json(json!({"seat": seat, "token": token})))
+    Ok(Json(SeatToken { seat, token }))
 }
 
 async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, AppError> {

@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{oneshot, Mutex, Semaphore};
 
+use crate::cpu::Cpu;
+use crate::hints::Hints;
+
 use crate::error::AppError;
 use crate::room::{self, RoomHandle, RoomMsg};
 
@@ -69,13 +72,17 @@ pub struct Hub {
     pub connections: Arc<Semaphore>,
     next_conn: Arc<AtomicU64>,
     creators: Arc<std::sync::Mutex<HashMap<IpAddr, Bucket>>>,
-    ai_slots: Arc<Semaphore>,
+    /// The limiter of CPU-heavy work (AI moves, hints).
+    pub cpu: Cpu,
+    /// Puzzle hints and the solutions they found.
+    pub hints: Hints,
 }
 
 impl Hub {
     /// A hub over a store. Starts a task that evicts idle rooms (must be called inside a
     /// tokio runtime).
     pub fn new(store: Store, limits: Limits) -> Hub {
+        let cpu = Cpu::per_core();
         let hub = Hub {
             store,
             limits,
@@ -83,9 +90,8 @@ impl Hub {
             connections: Arc::new(Semaphore::new(limits.max_connections)),
             next_conn: Arc::new(AtomicU64::new(1)),
             creators: Arc::new(std::sync::Mutex::new(HashMap::new())),
-            ai_slots: Arc::new(Semaphore::new(
-                std::thread::available_parallelism().map_or(2, |n| n.get()),
-            )),
+            hints: Hints::new(cpu.clone()),
+            cpu,
         };
         let sweeper = hub.clone();
         tokio::spawn(async move {
@@ -212,7 +218,7 @@ impl Hub {
             .load_game(id.to_string())
             .await?
             .ok_or_else(|| AppError::NotFound(format!("no game '{id}'")))?;
-        let h = room::spawn(stored, self.store.clone(), self.ai_slots.clone())?;
+        let h = room::spawn(stored, self.store.clone(), self.cpu.clone())?;
         rooms.insert(id.to_string(), h.clone());
         Ok(h)
     }
@@ -250,7 +256,7 @@ mod tests {
                 "duo".into(),
                 "{}".into(),
                 vec![me.clone(), me],
-                "running",
+                crate::seats::GameStatus::Running,
                 vec![],
             )
             .await
@@ -265,7 +271,7 @@ mod tests {
             .ask(&id, |reply| RoomMsg::Snapshot { legal: true, reply })
             .await
             .unwrap();
-        assert_eq!(state["legal"].as_array().unwrap().len(), 414);
+        assert_eq!(state.legal.unwrap().0.len(), 414);
         assert_eq!(hub.live_rooms().await, 1);
         assert!(matches!(hub.room("nope").await, Err(AppError::NotFound(_))));
     }

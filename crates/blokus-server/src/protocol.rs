@@ -1,8 +1,11 @@
-//! WebSocket wire types: what clients send. Server messages are built as JSON in
-//! [`crate::view`] and [`crate::room`]; `docs/api.md` documents both directions.
+//! WebSocket wire types in both directions: what clients send ([`ClientMsg`]), what the
+//! server sends ([`ServerMsg`]) and the error codes of both HTTP and WebSocket
+//! ([`ErrorCode`]). `docs/api.md` documents them.
 
 use blokus_core::PieChoice;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+
+use crate::view::GameView;
 
 /// Cells of a move: a list of names, or one comma-separated string.
 #[derive(Debug, Clone, Deserialize)]
@@ -52,7 +55,192 @@ pub enum ClientMsg {
         choice: PieChoice,
     },
     /// Take back the last own move (and the AI's answers) against the AI or in hot-seat.
-    Undo,
+    Undo {},
     /// Ask for a fresh state.
-    Ping,
+    Ping {},
+}
+
+/// The machine-readable code of an error, in HTTP bodies (`error`) and WebSocket
+/// `error` messages (`code`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A malformed request or an invalid value (HTTP 400).
+    BadRequest,
+    /// No such game, puzzle, variant or path (HTTP 404).
+    NotFound,
+    /// The HTTP method is not served at this path (HTTP 405).
+    MethodNotAllowed,
+    /// Not allowed for this client (HTTP 403).
+    Forbidden,
+    /// Conflicts with the game's state (HTTP 409).
+    Conflict,
+    /// A request body over the limit (HTTP 413).
+    TooLarge,
+    /// A limit of the server was reached (HTTP 503).
+    Busy,
+    /// The client acts too fast (HTTP 429, or a WebSocket message refused).
+    RateLimited,
+    /// A server-side failure (HTTP 500).
+    Internal,
+    /// A WebSocket message that cannot be read (not JSON, unknown type or field).
+    Malformed,
+    /// `join` without tokens or with too many.
+    BadJoin,
+    /// A token that holds no seat of this game.
+    BadToken,
+    /// A move by a connection that has not joined with a seat.
+    NotJoined,
+    /// A move for a colour the connection does not play.
+    NotYourTurn,
+    /// A move sent for an older state (`ply` mismatch).
+    Stale,
+    /// The game is over.
+    GameOver,
+    /// A move while the pie choice is pending.
+    PiePending,
+    /// A pie choice when none is due.
+    NoPie,
+    /// A move the rules forbid.
+    Illegal,
+    /// An undo that is not allowed here.
+    UndoRefused,
+}
+
+/// A refused client message: its code and a message for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The code.
+    pub code: ErrorCode,
+    /// The explanation.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// The `state` message: the game as every client sees it plus what this connection may
+/// do. `GET /api/games/{id}` answers the same without `you` and `can_undo`.
+#[derive(Serialize)]
+pub struct StateMsg<'a> {
+    /// The shared part.
+    #[serde(flatten)]
+    pub game: &'a GameView,
+    /// The seats this connection holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<&'a [usize]>,
+    /// Whether this connection may take moves back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub can_undo: Option<bool>,
+    /// The legal moves of the colour to move, for its players only (else `null`).
+    pub legal: Option<&'a [String]>,
+    /// The pieces having a legal move (with `legal`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_pieces: Option<&'a [usize]>,
+}
+
+/// A message from the server.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg<'a> {
+    /// The whole state.
+    State(StateMsg<'a>),
+    /// A piece was placed (before the `state` that includes it).
+    Move {
+        /// Number of the event.
+        ply: usize,
+        /// Colour index.
+        colour: usize,
+        /// Covered cells.
+        cells: Vec<String>,
+        /// Piece name.
+        piece: String,
+    },
+    /// Colours that cannot move any more were passed after event `ply`.
+    Pass {
+        /// Number of the event after which they pass.
+        ply: usize,
+        /// Colour indices.
+        colours: Vec<usize>,
+        /// Colour names.
+        names: Vec<String>,
+    },
+    /// The game ended at `ply` events.
+    GameOver {
+        /// Number of events of the finished game.
+        ply: usize,
+    },
+    /// Events from `ply` on were taken back.
+    Undo {
+        /// The first event removed.
+        ply: usize,
+    },
+    /// A refused message or a failure.
+    Error {
+        /// The code.
+        code: ErrorCode,
+        /// The explanation.
+        message: &'a str,
+    },
+}
+
+impl ServerMsg<'_> {
+    /// The JSON text of the message.
+    pub fn text(&self) -> std::sync::Arc<str> {
+        serde_json::to_string(self)
+            .expect("server messages serialise")
+            .into()
+    }
+
+    /// An `error` message.
+    pub fn error(refusal: &Refusal) -> std::sync::Arc<str> {
+        ServerMsg::Error {
+            code: refusal.code,
+            message: &refusal.message,
+        }
+        .text()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_client_message_refuses_unknown_fields() {
+        for ok in [
+            r#"{"type":"ping"}"#,
+            r#"{"type":"undo"}"#,
+            r#"{"type":"join","token":"x"}"#,
+        ] {
+            assert!(serde_json::from_str::<ClientMsg>(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            r#"{"type":"ping","x":1}"#,
+            r#"{"type":"undo","all":true}"#,
+            r#"{"type":"pie","choice":"keep","x":1}"#,
+        ] {
+            assert!(serde_json::from_str::<ClientMsg>(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn server_messages_carry_their_type_and_codes_in_snake_case() {
+        let e = ServerMsg::error(&Refusal::new(ErrorCode::NotYourTurn, "wait"));
+        assert_eq!(
+            &*e,
+            r#"{"type":"error","code":"not_your_turn","message":"wait"}"#
+        );
+        assert_eq!(
+            &*ServerMsg::GameOver { ply: 3 }.text(),
+            r#"{"type":"game_over","ply":3}"#
+        );
+    }
 }

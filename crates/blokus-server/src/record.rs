@@ -3,11 +3,11 @@
 use blokus_core::record::{blksgf, json, sgf::Property};
 use blokus_core::Game;
 
-use crate::seats::{Seat, SeatKind};
+use crate::seats::{AiLevel, Seat, SeatKind};
 
 fn seat_name(seat: &Seat) -> String {
     match seat.kind {
-        SeatKind::Ai => format!("blokus AI level {}", seat.level.unwrap_or(3)),
+        SeatKind::Ai => format!("blokus AI level {}", seat.level.unwrap_or(AiLevel::DEFAULT)),
         _ => "Human".to_string(),
     }
 }

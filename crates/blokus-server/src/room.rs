@@ -5,17 +5,17 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use blokus_ai::{Budget, Decision, Player};
+use blokus_ai::{Budget, Decision};
 use blokus_core::{Game, GameError};
-use serde_json::{json, Value};
-use tokio::sync::{mpsc, oneshot, Semaphore};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::codec::encode;
+use crate::cpu::Cpu;
 use crate::error::AppError;
-use crate::protocol::ClientMsg;
-use crate::seats::{is_token, new_token, Seat, SeatKind};
+use crate::protocol::{ClientMsg, ErrorCode, Refusal, ServerMsg, StateMsg};
+use crate::seats::{is_token, new_token, AiLevel, GameStatus, Seat, SeatKind};
 use crate::store::{Store, StoredGame};
-use crate::view;
+use crate::view::{self, GameView};
 
 /// Text sent to one connection.
 pub type Outgoing = Arc<str>;
@@ -48,12 +48,12 @@ pub enum RoomMsg {
         /// The message.
         msg: ClientMsg,
     },
-    /// The state as JSON (for `GET /api/games/{id}`).
+    /// The state (for `GET /api/games/{id}`).
     Snapshot {
         /// Include the legal moves of the colour to move.
         legal: bool,
         /// The answer.
-        reply: oneshot::Sender<Value>,
+        reply: oneshot::Sender<Snapshot>,
     },
     /// A person claims an open seat by link; answers the new token.
     Claim {
@@ -117,6 +117,29 @@ impl RoomHandle {
     }
 }
 
+/// The state of a game for HTTP: the shared view and, when asked for and the game is
+/// not over, the legal moves with their pieces.
+pub struct Snapshot {
+    /// The shared state.
+    pub game: GameView,
+    /// Legal move texts and the pieces having one.
+    pub legal: Option<(Vec<String>, Vec<usize>)>,
+}
+
+impl Snapshot {
+    /// The `state` message of the snapshot, as JSON text.
+    pub fn text(&self) -> Outgoing {
+        ServerMsg::State(StateMsg {
+            game: &self.game,
+            you: None,
+            can_undo: None,
+            legal: self.legal.as_ref().map(|l| l.0.as_slice()),
+            legal_pieces: self.legal.as_ref().map(|l| l.1.as_slice()),
+        })
+        .text()
+    }
+}
+
 struct Conn {
     out: mpsc::Sender<Outgoing>,
     seats: Vec<usize>,
@@ -134,7 +157,7 @@ struct Room {
     seats: Vec<Seat>,
     tokens: HashMap<String, usize>,
     store: Store,
-    ai_slots: Arc<Semaphore>,
+    cpu: Cpu,
     conns: HashMap<u64, Conn>,
     ai_pending: Option<usize>,
     ai_tx: mpsc::UnboundedSender<AiResult>,
@@ -146,11 +169,7 @@ struct Room {
 ///
 /// # Errors
 /// If the stored events cannot be replayed.
-pub fn spawn(
-    stored: StoredGame,
-    store: Store,
-    ai_slots: Arc<Semaphore>,
-) -> Result<RoomHandle, AppError> {
+pub fn spawn(stored: StoredGame, store: Store, cpu: Cpu) -> Result<RoomHandle, AppError> {
     let game = crate::codec::rebuild(&stored.variant, &stored.options, &stored.events)
         .map_err(|e| AppError::Internal(format!("game {}: {e}", stored.id)))?;
     let (tx, rx) = mpsc::channel(256);
@@ -161,7 +180,7 @@ pub fn spawn(
         seats: stored.seats,
         tokens: stored.tokens.into_iter().collect(),
         store,
-        ai_slots,
+        cpu,
         conns: HashMap::new(),
         ai_pending: None,
         ai_tx,
@@ -170,30 +189,6 @@ pub fn spawn(
     };
     tokio::spawn(room.run(rx, ai_rx));
     Ok(RoomHandle { tx })
-}
-
-/// The player of an AI seat. It never resigns (the web game has no resignation) and gets
-/// a fresh seed so games differ; the fallbacks cover builds without the search player.
-fn ai_player(level: u8) -> Box<dyn Player> {
-    let seed: u32 = rand::random();
-    let specs = [
-        format!("mcts:level={level},resign=false,seed={seed}"),
-        format!("mcts:level={level}"),
-        "greedy".into(),
-        "random".into(),
-    ];
-    for s in &specs {
-        if let Ok(p) = blokus_ai::player_from_spec(s) {
-            return p;
-        }
-    }
-    unreachable!("the random player always exists")
-}
-
-fn error_msg(code: &str, message: &str) -> Outgoing {
-    json!({"type": "error", "code": code, "message": message})
-        .to_string()
-        .into()
 }
 
 impl Room {
@@ -219,14 +214,8 @@ impl Room {
         }
     }
 
-    fn status(&self) -> &'static str {
-        if self.game.is_over() {
-            "finished"
-        } else if self.seats.iter().any(Seat::is_open) {
-            "open"
-        } else {
-            "running"
-        }
+    fn status(&self) -> GameStatus {
+        GameStatus::of(self.game.is_over(), &self.seats)
     }
 
     fn connected(&self) -> Vec<bool> {
@@ -251,14 +240,8 @@ impl Room {
                 .any(|n| seats.contains(&view::event_player(&self.game, n)))
     }
 
-    fn base_state(&self) -> serde_json::Map<String, Value> {
-        view::state(
-            &self.id,
-            &self.game,
-            &self.seats,
-            self.status(),
-            &self.connected(),
-        )
+    fn view(&self) -> GameView {
+        view::state(&self.id, &self.game, &self.seats, &self.connected())
     }
 
     /// Sends every connection the current state; the legal moves go only to the
@@ -270,32 +253,31 @@ impl Room {
 
     /// Sends the state to some connections.
     fn send_state(&mut self, ids: &[u64]) {
-        let base = self.base_state();
+        let game = self.view();
         let mover =
             (!self.game.is_over()).then(|| self.game.position().player_to_move(self.game.rules()));
+        let plays_mover = |c: &Conn| mover.is_some_and(|p| c.seats.contains(&p));
         let needs_legal = ids
             .iter()
             .filter_map(|id| self.conns.get(id))
-            .any(|c| mover.is_some_and(|p| c.seats.contains(&p)));
+            .any(plays_mover);
         let legal = needs_legal.then(|| view::legal_moves(&self.game));
-        for &id in ids {
-            let Some(c) = self.conns.get(&id) else {
-                continue;
-            };
-            let mut m = base.clone();
-            let mine = mover.is_some_and(|p| c.seats.contains(&p));
-            m.insert("you".into(), json!(c.seats));
-            m.insert("can_undo".into(), json!(self.may_undo(&c.seats)));
-            match (&legal, mine) {
-                (Some((moves, pieces)), true) => {
-                    m.insert("legal".into(), json!(moves));
-                    m.insert("legal_pieces".into(), json!(pieces));
-                }
-                _ => {
-                    m.insert("legal".into(), Value::Null);
-                }
-            }
-            let text: Outgoing = Value::Object(m).to_string().into();
+        let texts: Vec<(u64, Outgoing)> = ids
+            .iter()
+            .filter_map(|&id| {
+                let c = self.conns.get(&id)?;
+                let legal = legal.as_ref().filter(|_| plays_mover(c));
+                let msg = ServerMsg::State(StateMsg {
+                    game: &game,
+                    you: Some(&c.seats),
+                    can_undo: Some(self.may_undo(&c.seats)),
+                    legal: legal.map(|l| l.0.as_slice()),
+                    legal_pieces: legal.map(|l| l.1.as_slice()),
+                });
+                Some((id, msg.text()))
+            })
+            .collect();
+        for (id, text) in texts {
             self.send_to(id, text);
         }
     }
@@ -353,19 +335,14 @@ impl Room {
             }
             RoomMsg::Client { conn, msg } => {
                 if let Err(e) = self.client(conn, msg).await {
-                    self.send_to(conn, error_msg(e.0, &e.1));
+                    self.send_to(conn, ServerMsg::error(&e));
                 }
             }
             RoomMsg::Snapshot { legal, reply } => {
-                let mut m = self.base_state();
-                if legal && !self.game.is_over() {
-                    let (moves, pieces) = view::legal_moves(&self.game);
-                    m.insert("legal".into(), json!(moves));
-                    m.insert("legal_pieces".into(), json!(pieces));
-                } else {
-                    m.insert("legal".into(), Value::Null);
-                }
-                let _ = reply.send(Value::Object(m));
+                let _ = reply.send(Snapshot {
+                    game: self.view(),
+                    legal: (legal && !self.game.is_over()).then(|| view::legal_moves(&self.game)),
+                });
             }
             RoomMsg::Claim { seat, reply } => {
                 let r = self.claim(seat).await;
@@ -395,13 +372,7 @@ impl Room {
         let token = new_token();
         let mut seats = self.seats.clone();
         seats[s].claimed = true;
-        let status = if self.game.is_over() {
-            "finished"
-        } else if seats.iter().any(Seat::is_open) {
-            "open"
-        } else {
-            "running"
-        };
+        let status = GameStatus::of(self.game.is_over(), &seats);
         self.store
             .claim_seat(self.id.clone(), s, token.clone(), seats.clone(), status)
             .await?;
@@ -411,9 +382,9 @@ impl Room {
         Ok((s, token))
     }
 
-    async fn client(&mut self, conn: u64, msg: ClientMsg) -> Result<(), (&'static str, String)> {
+    async fn client(&mut self, conn: u64, msg: ClientMsg) -> Result<(), Refusal> {
         match msg {
-            ClientMsg::Ping => {
+            ClientMsg::Ping {} => {
                 self.send_state(&[conn]);
                 Ok(())
             }
@@ -421,7 +392,10 @@ impl Room {
                 let mut all: Vec<String> = tokens.unwrap_or_default();
                 all.extend(token);
                 if all.is_empty() || all.len() > 8 {
-                    return Err(("bad_join", "join needs 'token' or 1..8 'tokens'".into()));
+                    return Err(Refusal::new(
+                        ErrorCode::BadJoin,
+                        "join needs 'token' or 1..8 'tokens'",
+                    ));
                 }
                 let mut seats = Vec::new();
                 for t in &all {
@@ -429,9 +403,9 @@ impl Room {
                     match seat {
                         Some(s) => seats.push(s),
                         None => {
-                            return Err((
-                                "bad_token",
-                                "this token holds no seat of this game".into(),
+                            return Err(Refusal::new(
+                                ErrorCode::BadToken,
+                                "this token holds no seat of this game",
                             ))
                         }
                     }
@@ -448,41 +422,41 @@ impl Room {
             ClientMsg::Move { cells, ply } => {
                 self.check_turn(conn, ply)?;
                 if self.game.position().awaiting_pie_choice() {
-                    return Err((
-                        "pie_pending",
-                        "the pie choice must be made first (send a 'pie' message)".into(),
+                    return Err(Refusal::new(
+                        ErrorCode::PiePending,
+                        "the pie choice must be made first (send a 'pie' message)",
                     ));
                 }
-                let text = cells
-                    .to_text()
-                    .ok_or(("malformed", "too many cells for one move".to_string()))?;
+                let text = cells.to_text().ok_or_else(|| {
+                    Refusal::new(ErrorCode::Malformed, "too many cells for one move")
+                })?;
                 let colour = self.game.to_move();
                 let mv = self.game.resolve(colour, &text).map_err(|e| match e {
-                    GameError::Notation(n) => ("malformed", n.to_string()),
-                    other => ("illegal", other.to_string()),
+                    GameError::Notation(n) => Refusal::new(ErrorCode::Malformed, n.to_string()),
+                    other => Refusal::new(ErrorCode::Illegal, other.to_string()),
                 })?;
                 self.game
                     .play_as(colour, mv)
-                    .map_err(|e| ("illegal", e.to_string()))?;
+                    .map_err(|e| Refusal::new(ErrorCode::Illegal, e.to_string()))?;
                 self.commit_last().await
             }
             ClientMsg::Pie { choice } => {
                 self.check_turn(conn, None)?;
                 self.game
                     .choose_pie(choice)
-                    .map_err(|e| ("no_pie", e.to_string()))?;
+                    .map_err(|e| Refusal::new(ErrorCode::NoPie, e.to_string()))?;
                 self.commit_last().await
             }
-            ClientMsg::Undo => {
+            ClientMsg::Undo {} => {
                 let seats = self
                     .conns
                     .get(&conn)
                     .map(|c| c.seats.clone())
                     .unwrap_or_default();
                 if !self.may_undo(&seats) {
-                    return Err((
-                        "undo_refused",
-                        "undo is only possible against the AI or in hot-seat, after a move of your own".into(),
+                    return Err(Refusal::new(
+                        ErrorCode::UndoRefused,
+                        "undo is only possible against the AI or in hot-seat, after a move of your own",
                     ));
                 }
                 self.undo(&seats).await
@@ -491,9 +465,9 @@ impl Room {
     }
 
     /// Checks that the connection plays the side to move (and that its view is current).
-    fn check_turn(&self, conn: u64, ply: Option<usize>) -> Result<(), (&'static str, String)> {
+    fn check_turn(&self, conn: u64, ply: Option<usize>) -> Result<(), Refusal> {
         if self.game.is_over() {
-            return Err(("game_over", "the game is over".into()));
+            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
         }
         let seats = self
             .conns
@@ -501,23 +475,23 @@ impl Room {
             .map(|c| c.seats.as_slice())
             .unwrap_or(&[]);
         if seats.is_empty() {
-            return Err((
-                "not_joined",
-                "spectators cannot move: join with a seat token first".into(),
+            return Err(Refusal::new(
+                ErrorCode::NotJoined,
+                "spectators cannot move: join with a seat token first",
             ));
         }
         let p = self.game.position().player_to_move(self.game.rules());
         if !seats.contains(&p) {
             let whose = self.game.rules().colour_name(self.game.to_move());
-            return Err((
-                "not_your_turn",
+            return Err(Refusal::new(
+                ErrorCode::NotYourTurn,
                 format!("it is not your turn ({whose} is to move, played by seat {p})"),
             ));
         }
         if let Some(ply) = ply {
             if ply != self.game.events().len() {
-                return Err((
-                    "stale",
+                return Err(Refusal::new(
+                    ErrorCode::Stale,
                     format!(
                     "your view is out of date (ply {ply}, the game is at {}); the state follows",
                     self.game.events().len()
@@ -530,7 +504,7 @@ impl Room {
 
     /// Persists the game's newest event, then tells everybody; on a database failure the
     /// event is taken back so memory and disk agree.
-    async fn commit_last(&mut self) -> Result<(), (&'static str, String)> {
+    async fn commit_last(&mut self) -> Result<(), Refusal> {
         let n = self.game.events().len() - 1;
         let event = self.game.events()[n];
         let text = encode(&self.game, &event);
@@ -540,32 +514,36 @@ impl Room {
             .await
         {
             let _ = self.game.undo();
-            return Err(("internal", format!("the move could not be saved: {e}")));
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                format!("the move could not be saved: {e}"),
+            ));
         }
         if let blokus_core::GameEvent::Place { colour, mv } = event {
             let table = self.game.rules().table();
-            let notice = json!({
-                "type": "move", "ply": n, "colour": colour,
-                "cells": blokus_core::notation::move_cells(table, mv),
-                "piece": blokus_core::notation::piece_name(table, mv),
-            });
-            self.broadcast(notice.to_string().into());
+            let notice = ServerMsg::Move {
+                ply: n,
+                colour,
+                cells: blokus_core::notation::move_cells(table, mv),
+                piece: blokus_core::notation::piece_name(table, mv).to_string(),
+            };
+            self.broadcast(notice.text());
             let passes = self.game.passes_after(n);
             if !passes.is_empty() {
-                let names: Vec<&str> = passes
+                let names = passes
                     .iter()
-                    .map(|&c| self.game.rules().colour_name(c))
+                    .map(|&c| self.game.rules().colour_name(c).to_string())
                     .collect();
-                let notice = json!({"type": "pass", "ply": n, "colours": passes, "names": names});
-                self.broadcast(notice.to_string().into());
+                let notice = ServerMsg::Pass {
+                    ply: n,
+                    colours: passes,
+                    names,
+                };
+                self.broadcast(notice.text());
             }
         }
         if self.game.is_over() {
-            self.broadcast(
-                json!({"type": "game_over", "ply": n + 1})
-                    .to_string()
-                    .into(),
-            );
+            self.broadcast(ServerMsg::GameOver { ply: n + 1 }.text());
         }
         self.broadcast_state();
         self.maybe_start_ai();
@@ -573,45 +551,41 @@ impl Room {
     }
 
     /// Takes back events up to and including the last one made by one of `seats`.
-    async fn undo(&mut self, seats: &[usize]) -> Result<(), (&'static str, String)> {
+    async fn undo(&mut self, seats: &[usize]) -> Result<(), Refusal> {
         let len = self.game.events().len();
         let Some(last_own) = (0..len)
             .rev()
             .find(|&n| seats.contains(&view::event_player(&self.game, n)))
         else {
-            return Err(("undo_refused", "you have no move to take back".into()));
+            return Err(Refusal::new(
+                ErrorCode::UndoRefused,
+                "you have no move to take back",
+            ));
         };
         let mut trial = self.game.clone();
         while trial.events().len() > last_own {
-            trial.undo().map_err(|e| ("internal", e.to_string()))?;
+            trial
+                .undo()
+                .map_err(|e| Refusal::new(ErrorCode::Internal, e.to_string()))?;
         }
-        let status = if trial.is_over() {
-            "finished"
-        } else {
-            self.status_for_open()
-        };
+        let status = GameStatus::of(trial.is_over(), &self.seats);
         if let Err(e) = self
             .store
             .truncate_events(self.id.clone(), last_own, status)
             .await
         {
-            return Err(("internal", format!("undo could not be saved: {e}")));
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                format!("undo could not be saved: {e}"),
+            ));
         }
         self.game = trial;
         // An AI answer computed for a later ply is now stale; ai_done drops it.
         self.ai_pending = None;
-        self.broadcast(json!({"type": "undo", "ply": last_own}).to_string().into());
+        self.broadcast(ServerMsg::Undo { ply: last_own }.text());
         self.broadcast_state();
         self.maybe_start_ai();
         Ok(())
-    }
-
-    fn status_for_open(&self) -> &'static str {
-        if self.seats.iter().any(Seat::is_open) {
-            "open"
-        } else {
-            "running"
-        }
     }
 
     /// If an AI seat is to move and not already thinking, starts it on a blocking thread.
@@ -630,27 +604,27 @@ impl Room {
         if seat.kind != SeatKind::Ai {
             return;
         }
-        let level = seat.level.unwrap_or(3);
+        let level = seat.level.unwrap_or(AiLevel::DEFAULT);
         self.ai_pending = Some(ply);
         let game = self.game.clone();
         let tx = self.ai_tx.clone();
-        let slots = self.ai_slots.clone();
+        let cpu = self.cpu.clone();
         tokio::spawn(async move {
-            // At most one search per core at a time: the others queue here instead of
-            // slowing every search (and the machine) down.
-            let Ok(_permit) = slots.acquire_owned().await else {
-                return;
+            // A failed search (or a stopping server) gives no decision; ai_done then
+            // plays a legal move so the game never stalls.
+            let decision = match cpu
+                .run(move |_| {
+                    level
+                        .player(rand::random())
+                        .decide(&game, Budget::default())
+                })
+                .await
+            {
+                Ok(d) => Some(d),
+                // Stopping: no move at all, the game goes on after the restart.
+                Err(AppError::Busy(_)) => return,
+                Err(_) => None,
             };
-            let decision = tokio::task::spawn_blocking(move || {
-                let mut player = ai_player(level);
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    player.decide(&game, Budget::default())
-                }))
-                .ok()
-            })
-            .await
-            .ok()
-            .flatten();
             let _ = tx.send(AiResult { ply, decision });
         });
     }
@@ -677,8 +651,8 @@ impl Room {
                 return;
             }
         }
-        if let Err((_, m)) = self.commit_last().await {
-            self.broadcast(error_msg("internal", &m));
+        if let Err(e) = self.commit_last().await {
+            self.broadcast(ServerMsg::error(&e));
         }
     }
 }

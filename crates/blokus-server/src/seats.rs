@@ -1,5 +1,8 @@
 //! Seats (one per player of the variant) and their secret tokens.
 
+use std::ops::RangeInclusive;
+
+use blokus_ai::{MctsOptions, MctsPlayer, Player};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
@@ -22,9 +25,9 @@ pub enum SeatKind {
 pub struct Seat {
     /// Who sits here.
     pub kind: SeatKind,
-    /// AI strength 1..=9 (AI seats only).
+    /// AI strength (AI seats only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<u8>,
+    pub level: Option<AiLevel>,
     /// Whether a person holds the seat's token (always true for me/hotseat, false for AI).
     pub claimed: bool,
 }
@@ -38,6 +41,120 @@ impl Seat {
     /// Whether the seat waits for a person to claim it by link.
     pub fn is_open(&self) -> bool {
         self.kind == SeatKind::Human && !self.claimed
+    }
+}
+
+/// The strength of an AI seat: a level of the search player, in [`AiLevel::RANGE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
+pub struct AiLevel(u8);
+
+impl AiLevel {
+    /// The levels a game may ask for.
+    pub const RANGE: RangeInclusive<u8> = 1..=blokus_ai::mcts::MAX_LEVEL;
+    /// The level of an AI seat created without one: quick, and beatable by beginners.
+    pub const DEFAULT: AiLevel = AiLevel(3);
+
+    /// The level.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    /// The player of a seat at this level, with a fresh seed so games differ. It never
+    /// resigns (the web game has no resignation) and thinks on one thread (the hub's
+    /// limiter hands out the cores).
+    pub fn player(self, seed: u64) -> Box<dyn Player> {
+        Box::new(MctsPlayer::new(MctsOptions {
+            level: self.0,
+            seed,
+            resign: false,
+            threads: 1,
+            ..MctsOptions::default()
+        }))
+    }
+}
+
+impl TryFrom<u8> for AiLevel {
+    type Error = String;
+
+    fn try_from(level: u8) -> Result<AiLevel, String> {
+        if AiLevel::RANGE.contains(&level) {
+            Ok(AiLevel(level))
+        } else {
+            Err(format!(
+                "AI level {level} is not in {}..{}",
+                AiLevel::RANGE.start(),
+                AiLevel::RANGE.end()
+            ))
+        }
+    }
+}
+
+impl From<AiLevel> for u8 {
+    fn from(level: AiLevel) -> u8 {
+        level.0
+    }
+}
+
+impl std::fmt::Display for AiLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Where a game stands, for the lobby: computed from the game and its seats only by
+/// [`GameStatus::of`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// A seat waits for a person to claim it.
+    Open,
+    /// Being played.
+    Running,
+    /// Over.
+    Finished,
+}
+
+impl GameStatus {
+    /// Every status, in lobby order.
+    pub const ALL: [GameStatus; 3] = [GameStatus::Open, GameStatus::Running, GameStatus::Finished];
+
+    /// The status of a game that is `over` or not, with these seats.
+    pub fn of(over: bool, seats: &[Seat]) -> GameStatus {
+        if over {
+            GameStatus::Finished
+        } else if seats.iter().any(Seat::is_open) {
+            GameStatus::Open
+        } else {
+            GameStatus::Running
+        }
+    }
+
+    /// The stored (and wire) spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Open => "open",
+            GameStatus::Running => "running",
+            GameStatus::Finished => "finished",
+        }
+    }
+}
+
+impl rusqlite::ToSql for GameStatus {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(self.as_str().into())
+    }
+}
+
+impl rusqlite::types::FromSql for GameStatus {
+    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let text = v.as_str()?;
+        GameStatus::ALL
+            .into_iter()
+            .find(|s| s.as_str() == text)
+            .ok_or_else(|| {
+                rusqlite::types::FromSqlError::Other(format!("unknown status '{text}'").into())
+            })
     }
 }
 
@@ -86,5 +203,32 @@ mod tests {
         assert!(is_game_id(&new_game_id()));
         assert!(!is_token("xyz"));
         assert!(!is_game_id("../../etc/passwd"));
+    }
+
+    #[test]
+    fn levels_out_of_range_are_refused_and_statuses_follow_the_seats() {
+        assert!(AiLevel::try_from(0).is_err());
+        assert!(AiLevel::try_from(*AiLevel::RANGE.end() + 1).is_err());
+        assert_eq!(AiLevel::try_from(9).unwrap().get(), 9);
+        assert!(serde_json::from_str::<AiLevel>("12").is_err());
+        let open = Seat {
+            kind: SeatKind::Human,
+            level: None,
+            claimed: false,
+        };
+        let me = Seat {
+            kind: SeatKind::Me,
+            level: None,
+            claimed: true,
+        };
+        assert_eq!(
+            GameStatus::of(false, &[me.clone(), open.clone()]),
+            GameStatus::Open
+        );
+        assert_eq!(
+            GameStatus::of(false, &[me.clone(), me.clone()]),
+            GameStatus::Running
+        );
+        assert_eq!(GameStatus::of(true, &[me, open]), GameStatus::Finished);
     }
 }

@@ -12,7 +12,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::error::AppError;
-use crate::seats::Seat;
+use crate::seats::{GameStatus, Seat};
 
 /// A game as stored.
 #[derive(Clone, Debug)]
@@ -40,8 +40,8 @@ pub struct GameSummary {
     pub id: String,
     /// Variant id.
     pub variant: String,
-    /// `open`, `running` or `finished`.
-    pub status: String,
+    /// The status.
+    pub status: GameStatus,
     /// The seats.
     pub seats: Vec<Seat>,
     /// Events played so far.
@@ -115,7 +115,7 @@ impl Store {
         variant: String,
         options: String,
         seats: Vec<Seat>,
-        status: &'static str,
+        status: GameStatus,
         tokens: Vec<(String, usize)>,
     ) -> Result<(), AppError> {
         let seats_json = serde_json::to_string(&seats).expect("seats serialise");
@@ -190,7 +190,7 @@ impl Store {
         id: String,
         ply: usize,
         event: String,
-        status: &'static str,
+        status: GameStatus,
     ) -> Result<(), AppError> {
         self.with(move |c| {
             let tx = c.transaction()?;
@@ -213,7 +213,7 @@ impl Store {
         &self,
         id: String,
         ply: usize,
-        status: &'static str,
+        status: GameStatus,
     ) -> Result<(), AppError> {
         self.with(move |c| {
             let tx = c.transaction()?;
@@ -238,7 +238,7 @@ impl Store {
         seat: usize,
         token: String,
         seats: Vec<Seat>,
-        status: &'static str,
+        status: GameStatus,
     ) -> Result<(), AppError> {
         let seats_json = serde_json::to_string(&seats).expect("seats serialise");
         self.with(move |c| {
@@ -260,7 +260,7 @@ impl Store {
     /// The most recently changed games of a status.
     pub async fn list(
         &self,
-        status: &'static str,
+        status: GameStatus,
         limit: usize,
     ) -> Result<Vec<GameSummary>, AppError> {
         self.with(move |c| {
@@ -328,6 +328,7 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seats::GameStatus::Running;
     use crate::seats::SeatKind;
 
     /// The schema exactly as the release before schema versions created it (no
@@ -392,7 +393,7 @@ INSERT INTO tokens VALUES('0123456789abcdef0123456789abcdef', '00112233445566aa'
             g.tokens,
             vec![("0123456789abcdef0123456789abcdef".into(), 0)]
         );
-        let running = store.list("running", 10).await.unwrap();
+        let running = store.list(Running, 10).await.unwrap();
         assert_eq!(running.len(), 1);
         assert_eq!(running[0].plies, 2);
         // Opening it again is a no-op.

@@ -1,7 +1,7 @@
 //! Variant descriptions for clients: the list for the lobby and, per variant, everything
 //! a board page needs to draw and to preview placements (cells, pieces, orientations).
 
-use blokus_core::piece::{normalize, symmetry_count, transform};
+use blokus_core::piece::{normalize, symmetry_count, transform, PieceDef};
 use blokus_core::variant::Seat as ColourSeat;
 use blokus_core::{GridKind, StartRule, Variant};
 use serde::Serialize;
@@ -18,7 +18,7 @@ pub struct VariantSummary {
     /// Board description (`20x20 squares`).
     pub board: String,
     /// `square` or `triangle`.
-    pub grid: &'static str,
+    pub grid: GridKind,
     /// Colour names in turn order.
     pub colours: Vec<&'static str>,
     /// Number of players (= seats).
@@ -51,7 +51,23 @@ pub struct PieceInfo {
     pub symmetries: Vec<Vec<(i32, i32)>>,
 }
 
-/// `GET /api/variants/{id}`: the summary plus the board and the pieces.
+impl PieceInfo {
+    /// A piece of a board of `kind`, with `count` copies.
+    pub fn of(kind: GridKind, piece: &PieceDef, count: u8) -> PieceInfo {
+        let base = &piece.orientations[0];
+        PieceInfo {
+            name: piece.name.clone(),
+            size: piece.size,
+            count,
+            symmetries: (0..symmetry_count(kind))
+                .map(|t| normalize(kind, &transform(kind, base, t)))
+                .collect(),
+        }
+    }
+}
+
+/// `GET /api/variants/{id}`: the summary plus the board and the pieces. Puzzle boards
+/// (`GET /api/puzzles/{id}`) have the same shape, so one board page draws both.
 #[derive(Serialize)]
 pub struct VariantDetail {
     /// The summary.
@@ -102,10 +118,7 @@ pub fn summary(v: &Variant) -> VariantSummary {
         name: v.game_name,
         description: v.description,
         board: v.board.describe(),
-        grid: match v.geometry().kind() {
-            GridKind::Square => "square",
-            GridKind::Triangle => "triangle",
-        },
+        grid: v.geometry().kind(),
         colours: v.colours.clone(),
         players: v.players,
         seat_names,
@@ -146,17 +159,7 @@ pub fn detail(v: &Variant) -> VariantDetail {
         .pieces()
         .pieces
         .iter()
-        .map(|p| {
-            let base = &p.orientations[0];
-            PieceInfo {
-                name: p.name.clone(),
-                size: p.size,
-                count: p.count,
-                symmetries: (0..symmetry_count(kind))
-                    .map(|t| normalize(kind, &transform(kind, base, t)))
-                    .collect(),
-            }
-        })
+        .map(|p| PieceInfo::of(kind, p, p.count))
         .collect();
     let (width, height) = (g.width(), g.height());
     VariantDetail {

@@ -1,12 +1,12 @@
 //! The game state as clients see it (the `state` message and `GET /api/games/{id}`).
 
 use blokus_core::notation::{move_cells, piece_name};
-use blokus_core::score::{colour_scores, side_name, side_results};
+use blokus_core::score::{colour_scores, side_name, side_results, ColourScore};
 use blokus_core::variant::Seat as ColourSeat;
-use blokus_core::{Game, GameEvent, PieChoice};
-use serde_json::{json, Map, Value};
+use blokus_core::{Game, GameEvent, PieChoice, RuleOptions};
+use serde::Serialize;
 
-use crate::seats::Seat;
+use crate::seats::{AiLevel, GameStatus, Seat, SeatKind};
 
 /// The player who made event `n` (the player to move just before it).
 pub fn event_player(game: &Game, n: usize) -> usize {
@@ -33,15 +33,104 @@ pub fn seat_colours(game: &Game, players: usize) -> Vec<Vec<&'static str>> {
     out
 }
 
-/// The state of a game, without the per-connection fields (`you`, `can_undo`) and
-/// without the legal moves (see [`legal_moves`]).
-pub fn state(
-    id: &str,
-    game: &Game,
-    seats: &[Seat],
-    status: &str,
-    connected: &[bool],
-) -> Map<String, Value> {
+/// One event of the game as clients see it.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum EventView {
+    /// A placement.
+    Place {
+        /// Colour index.
+        colour: usize,
+        /// The player who placed it.
+        player: usize,
+        /// Covered cells.
+        cells: Vec<String>,
+        /// Piece name.
+        piece: String,
+        /// Colours passed after it.
+        passes: Vec<usize>,
+    },
+    /// The pie choice.
+    Pie {
+        /// The player who chose.
+        player: usize,
+        /// The choice.
+        pie: PieChoice,
+    },
+}
+
+/// A side's result line.
+#[derive(Serialize)]
+pub struct ResultView {
+    /// Side index.
+    pub side: usize,
+    /// Side name.
+    pub name: String,
+    /// Score under the variant's result rule.
+    pub score: i32,
+    /// Junior tie-break.
+    pub tiebreak: i32,
+    /// 1-based place.
+    pub place: usize,
+}
+
+/// A seat as clients see it.
+#[derive(Serialize)]
+pub struct SeatView {
+    /// Seat index.
+    pub seat: usize,
+    /// Who sits here.
+    pub kind: SeatKind,
+    /// AI level (`null` for people).
+    pub level: Option<AiLevel>,
+    /// Whether a person holds the seat.
+    pub claimed: bool,
+    /// Colours the seat plays now.
+    pub colours: Vec<&'static str>,
+    /// Whether the seat is played right now (AI always; people with a connection).
+    pub connected: bool,
+}
+
+/// The state of a game shared by every client: the `state` message without the
+/// per-connection fields and the legal moves (see [`crate::protocol::StateMsg`]).
+#[derive(Serialize)]
+pub struct GameView {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: &'static str,
+    /// Rule options.
+    pub options: RuleOptions,
+    /// Lobby status.
+    pub status: GameStatus,
+    /// Events so far.
+    pub ply: usize,
+    /// Whether the game is over.
+    pub over: bool,
+    /// Colour to move (`null` when over).
+    pub to_move: Option<usize>,
+    /// Player to move (`null` when over).
+    pub player_to_move: Option<usize>,
+    /// Whether the pie choice is due.
+    pub awaiting_pie: bool,
+    /// Per cell: owning colour or -1.
+    pub owners: Vec<i8>,
+    /// Every event.
+    pub moves: Vec<EventView>,
+    /// Attach points of the colour to move.
+    pub attach: Vec<String>,
+    /// Per colour, per piece: copies left.
+    pub remaining: Vec<Vec<u8>>,
+    /// Score breakdown per colour.
+    pub scores: Vec<ColourScore>,
+    /// Result per side.
+    pub results: Vec<ResultView>,
+    /// The seats.
+    pub seats: Vec<SeatView>,
+}
+
+/// The shared state of a game (see [`GameView`]).
+pub fn state(id: &str, game: &Game, seats: &[Seat], connected: &[bool]) -> GameView {
     let rules = game.rules();
     let table = rules.table();
     let g = table.geometry();
@@ -51,23 +140,24 @@ pub fn state(
         .cells()
         .map(|c| pos.owner(c).map_or(-1, |o| o as i8))
         .collect();
-    let mut moves = Vec::new();
-    for (n, e) in game.events().iter().enumerate() {
-        let player = event_player(game, n);
-        moves.push(match *e {
-            GameEvent::Place { colour, mv } => json!({
-                "colour": colour,
-                "player": player,
-                "cells": move_cells(table, mv),
-                "piece": piece_name(table, mv),
-                "passes": game.passes_after(n),
-            }),
-            GameEvent::Pie(choice) => json!({
-                "player": player,
-                "pie": match choice { PieChoice::Keep => "keep", PieChoice::Swap => "swap" },
-            }),
-        });
-    }
+    let moves = game
+        .events()
+        .iter()
+        .enumerate()
+        .map(|(n, e)| {
+            let player = event_player(game, n);
+            match *e {
+                GameEvent::Place { colour, mv } => EventView::Place {
+                    colour,
+                    player,
+                    cells: move_cells(table, mv),
+                    piece: piece_name(table, mv).to_string(),
+                    passes: game.passes_after(n),
+                },
+                GameEvent::Pie(pie) => EventView::Pie { player, pie },
+            }
+        })
+        .collect();
     let pie = pos.awaiting_pie_choice();
     let to_move = (!over).then(|| pos.to_move());
     let attach: Vec<String> = match to_move {
@@ -82,48 +172,48 @@ pub fn state(
     let remaining: Vec<Vec<u8>> = (0..rules.num_colours())
         .map(|c| (0..npieces).map(|p| pos.remaining(rules, c, p)).collect())
         .collect();
-    let results: Vec<Value> = side_results(rules, pos)
+    let results = side_results(rules, pos)
         .into_iter()
-        .map(|r| {
-            json!({
-                "side": r.side, "name": side_name(rules, r.side), "score": r.score,
-                "tiebreak": r.tiebreak, "place": r.place,
-            })
+        .map(|r| ResultView {
+            side: r.side,
+            name: side_name(rules, r.side),
+            score: r.score,
+            tiebreak: r.tiebreak,
+            place: r.place,
         })
         .collect();
     let colours = seat_colours(game, seats.len());
-    let seats_json: Vec<Value> = seats
+    let seats_view = seats
         .iter()
+        .zip(colours)
         .enumerate()
-        .map(|(i, s)| {
-            json!({
-                "seat": i, "kind": s.kind, "level": s.level, "claimed": s.claimed,
-                "colours": colours[i], "connected": connected.get(i).copied().unwrap_or(false),
-            })
+        .map(|(i, (s, colours))| SeatView {
+            seat: i,
+            kind: s.kind,
+            level: s.level,
+            claimed: s.claimed,
+            colours,
+            connected: connected.get(i).copied().unwrap_or(false),
         })
         .collect();
-    let mut m = Map::new();
-    m.insert("type".into(), json!("state"));
-    m.insert("id".into(), json!(id));
-    m.insert("variant".into(), json!(rules.v().id));
-    m.insert("options".into(), json!(rules.options));
-    m.insert("status".into(), json!(status));
-    m.insert("ply".into(), json!(game.events().len()));
-    m.insert("over".into(), json!(over));
-    m.insert("to_move".into(), json!(to_move));
-    m.insert(
-        "player_to_move".into(),
-        json!((!over).then(|| pos.player_to_move(rules))),
-    );
-    m.insert("awaiting_pie".into(), json!(pie && !over));
-    m.insert("owners".into(), json!(owners));
-    m.insert("moves".into(), Value::Array(moves));
-    m.insert("attach".into(), json!(attach));
-    m.insert("remaining".into(), json!(remaining));
-    m.insert("scores".into(), json!(colour_scores(rules, pos)));
-    m.insert("results".into(), Value::Array(results));
-    m.insert("seats".into(), Value::Array(seats_json));
-    m
+    GameView {
+        id: id.to_string(),
+        variant: rules.v().id,
+        options: rules.options,
+        status: GameStatus::of(over, seats),
+        ply: game.events().len(),
+        over,
+        to_move,
+        player_to_move: (!over).then(|| pos.player_to_move(rules)),
+        awaiting_pie: pie && !over,
+        owners,
+        moves,
+        attach,
+        remaining,
+        scores: colour_scores(rules, pos),
+        results,
+        seats: seats_view,
+    }
 }
 
 /// The legal placements of the colour to move, each as its cells in canonical order

@@ -5,11 +5,10 @@ use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use serde_json::json;
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
 
 use crate::hub::Hub;
-use crate::protocol::ClientMsg;
+use crate::protocol::{ClientMsg, ErrorCode, Refusal, ServerMsg};
 use crate::room::{Outgoing, RoomMsg, OUTBOX};
 
 /// A token bucket: `rate` messages per second on average, bursts up to `burst`.
@@ -50,10 +49,8 @@ impl Bucket {
     }
 }
 
-fn error(code: &str, message: &str) -> Outgoing {
-    json!({"type": "error", "code": code, "message": message})
-        .to_string()
-        .into()
+fn error(code: ErrorCode, message: &str) -> Outgoing {
+    ServerMsg::error(&Refusal::new(code, message))
 }
 
 /// Serves one connection to a room until either side closes.
@@ -81,7 +78,7 @@ pub async fn connection(socket: WebSocket, id: String, hub: Hub, _permit: OwnedS
         Ok(room) => room,
         Err(e) => {
             let _ = sink
-                .send(Message::Text(error(e.code(), e.message()).to_string()))
+                .send(Message::Text(ServerMsg::error(&e.refusal()).to_string()))
                 .await;
             let _ = sink.close().await;
             return;
@@ -108,7 +105,7 @@ pub async fn connection(socket: WebSocket, id: String, hub: Hub, _permit: OwnedS
             Message::Text(t) => t,
             Message::Binary(_) => {
                 let _ = out_tx.try_send(error(
-                    "malformed",
+                    ErrorCode::Malformed,
                     "binary messages are not supported; send JSON text",
                 ));
                 continue;
@@ -121,7 +118,10 @@ pub async fn connection(socket: WebSocket, id: String, hub: Hub, _permit: OwnedS
             if strikes > 50 {
                 break; // a client that keeps flooding is cut off
             }
-            let _ = out_tx.try_send(error("rate_limited", "too many messages; slow down"));
+            let _ = out_tx.try_send(error(
+                ErrorCode::RateLimited,
+                "too many messages; slow down",
+            ));
             continue;
         }
         match serde_json::from_str::<ClientMsg>(&text) {
@@ -131,8 +131,10 @@ pub async fn connection(socket: WebSocket, id: String, hub: Hub, _permit: OwnedS
                 }
             }
             Err(e) => {
-                let _ =
-                    out_tx.try_send(error("malformed", &format!("cannot read the message: {e}")));
+                let _ = out_tx.try_send(error(
+                    ErrorCode::Malformed,
+                    &format!("cannot read the message: {e}"),
+                ));
             }
         }
     }

@@ -22,6 +22,7 @@
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use blokus_core::{Cell, CellSet, GridKind, Move, Position, Rules};
 use rand::rngs::SmallRng;
@@ -107,6 +108,8 @@ struct Search<'a> {
     rng: SmallRng,
     stats: FillStats,
     max_nodes: u64,
+    /// Set from another thread to give up.
+    stop: &'a AtomicBool,
     progress: &'a mut dyn FnMut(&FillStats),
     flood: Vec<Cell>,
 }
@@ -298,8 +301,11 @@ impl Search<'_> {
         self.stats.deepest = self.stats.deepest.max(depth);
         if self.stats.nodes & 255 == 0 {
             (self.progress)(&self.stats);
+            if self.stop.load(Ordering::Relaxed) {
+                self.max_nodes = self.stats.nodes;
+            }
         }
-        if self.max_nodes > 0 && self.stats.nodes > self.max_nodes {
+        if self.out_of_nodes() {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
@@ -416,13 +422,25 @@ pub fn solve_from(
     options: FillOptions,
     progress: &mut dyn FnMut(&FillStats),
 ) -> (Option<Vec<(usize, Move)>>, FillStats) {
+    solve_from_until(rules, prefix, options, &AtomicBool::new(false), progress)
+}
+
+/// As [`solve_from`], giving up (with `None`) soon after `stop` is set from another
+/// thread.
+pub fn solve_from_until(
+    rules: &Rules,
+    prefix: &[(usize, Move)],
+    options: FillOptions,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&FillStats),
+) -> (Option<Vec<(usize, Move)>>, FillStats) {
     let mut stats = FillStats::default();
     // Boards that look the same after a quarter turn are far quicker to find where the
     // rules allow them (`all_84`). (Half-turn boards, searched the same way with two
     // base colours, found none within a million nodes, so they are not tried.) A
     // prefix that no such board extends falls through to the beam search.
     if let Some(sym) = Symmetry::new(rules, 4) {
-        match symmetric::solve(rules, &sym, prefix, options, &mut stats, progress) {
+        match symmetric::solve(rules, &sym, prefix, options, stop, &mut stats, progress) {
             Outcome::Found(moves) => return (Some(moves), stats),
             Outcome::GaveUp => return (None, stats),
             Outcome::None => {}
@@ -444,6 +462,7 @@ pub fn solve_from(
         rng: SmallRng::seed_from_u64(options.seed),
         stats,
         max_nodes: options.max_nodes,
+        stop,
         progress,
         flood: Vec::new(),
     };

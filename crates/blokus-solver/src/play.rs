@@ -4,6 +4,8 @@
 use blokus_core::notation::{parse_move, piece_name};
 use blokus_core::{BoardShape, Game, Move, MoveTable, PieceSetId};
 use serde::Serialize;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::fill::{self, FillOptions};
@@ -228,12 +230,15 @@ pub fn check(
 }
 
 /// How long a hint may search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Placements tried at most (0: no limit).
     pub max_nodes: u64,
     /// Wall-clock time at most (tilings; placement puzzles count nodes only).
     pub max_time: Option<Duration>,
+    /// Set from another thread to give up at once (e.g. a stopping server): the
+    /// search answers [`Completion::NotFound`].
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// The answer of a search from a position.
@@ -264,7 +269,7 @@ pub fn hint(
 ) -> Result<Hint, Refusal> {
     let limits = Limits {
         max_nodes,
-        max_time: None,
+        ..Limits::default()
     };
     Ok(hint_of(
         placements,
@@ -312,7 +317,9 @@ pub fn complete(
             seed,
             max_nodes: limits.max_nodes,
         };
-        let (found, _) = fill::solve_from(&rules, &prefix, options, &mut |_| {});
+        let never = AtomicBool::new(false);
+        let stop = limits.stop.as_deref().unwrap_or(&never);
+        let (found, _) = fill::solve_from_until(&rules, &prefix, options, stop, &mut |_| {});
         return Ok(match found {
             Some(moves) => Completion::Found(
                 moves
@@ -334,6 +341,7 @@ pub fn complete(
         message: e.to_string(),
     })?;
     engine.deadline = limits.max_time.map(|t| Instant::now() + t);
+    engine.stop = limits.stop;
     let g = pos.table.geometry();
     let mut prefix = Vec::new();
     for (i, &(colour, m)) in pos.moves.iter().enumerate() {
@@ -578,6 +586,21 @@ mod tests {
     }
 
     #[test]
+    fn a_stopped_search_gives_up_without_a_limit_of_its_own() {
+        let stop = Arc::new(AtomicBool::new(true));
+        for id in ["penta_15x16", "all_84"] {
+            let info = find(id).unwrap();
+            let limits = Limits {
+                stop: Some(stop.clone()),
+                ..Limits::default()
+            };
+            // Without limits only a stop makes the search answer "not found".
+            let answer = complete(info, Form::default(), &[], 1, limits).unwrap();
+            assert_eq!(answer, Completion::NotFound, "{id}");
+        }
+    }
+
+    #[test]
     fn strict_penta_hint_from_the_empty_board_within_a_time_limit() {
         let info = find("penta_15x16").unwrap();
         let form = Form {
@@ -587,6 +610,7 @@ mod tests {
         let limits = Limits {
             max_nodes: 0,
             max_time: Some(Duration::from_secs(60)),
+            ..Limits::default()
         };
         let Completion::Found(sol) = complete(info, form, &[], 2, limits).unwrap() else {
             panic!("a solution within a minute");
@@ -597,6 +621,7 @@ mod tests {
         let limits = Limits {
             max_nodes: 0,
             max_time: Some(Duration::from_millis(1)),
+            ..Limits::default()
         };
         match complete(info, form, &sol[..10], 3, limits).unwrap() {
             Completion::Found(more) => assert!(check(info, form, &more).unwrap().solved),

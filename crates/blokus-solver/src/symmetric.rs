@@ -29,6 +29,8 @@
 //! board's edge or covered cells most are tried first. Search times have a heavy tail, so attempts restart with a reshuffled
 //! order after a node budget that grows slowly.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use blokus_core::movetable::MAX_PIECE_SIZE;
 use blokus_core::{Cell, GridKind, Move, Rules, StartRule};
 use rand::rngs::SmallRng;
@@ -746,12 +748,18 @@ pub(crate) fn solve(
     sym: &Symmetry,
     prefix: &[(usize, Move)],
     options: FillOptions,
+    stop: &AtomicBool,
     stats: &mut FillStats,
     progress: &mut dyn FnMut(&FillStats),
 ) -> Outcome {
     let mut budget = FIRST_BUDGET;
     let mut attempt = 0u64;
     loop {
+        // Attempts are short (their budgets start at a few milliseconds), so looking
+        // between them is soon enough.
+        if stop.load(Ordering::Relaxed) {
+            return Outcome::GaveUp;
+        }
         // Seed 0's first attempt keeps the natural order; every other attempt shuffles.
         let shuffle = if options.seed == 0 && attempt == 0 {
             None
@@ -844,13 +852,29 @@ mod tests {
         let bad = [(0, mv(&r, "a20")), (1, mv(&r, "s20,t20"))];
         let mut stats = FillStats::default();
         assert!(matches!(
-            solve(&r, &sym, &bad, options, &mut stats, &mut |_| {}),
+            solve(
+                &r,
+                &sym,
+                &bad,
+                options,
+                &AtomicBool::new(false),
+                &mut stats,
+                &mut |_| {}
+            ),
             Outcome::None
         ));
         // Blue's V5 in its corner and yellow's copy: the solution starts with them.
         let v5 = mv(&r, "a20,b20,c20,a19,a18");
         let good = [(0, v5), (1, sym.turn(&r, v5, 1))];
-        let Outcome::Found(moves) = solve(&r, &sym, &good, options, &mut stats, &mut |_| {}) else {
+        let Outcome::Found(moves) = solve(
+            &r,
+            &sym,
+            &good,
+            options,
+            &AtomicBool::new(false),
+            &mut stats,
+            &mut |_| {},
+        ) else {
             panic!("no solution extends a symmetric opening");
         };
         assert_eq!(moves[..2], good);

@@ -15,6 +15,8 @@
 //! abandons a partial tiling as soon as they cannot be (`colour.rs`, `tiling/strict.rs`).
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use blokus_core::geometry::GridKind;
 use blokus_core::piece::{self, Shape};
@@ -273,6 +275,8 @@ pub struct Engine {
     pub(crate) ordered: bool,
     /// When [`Engine::solve_from`] gives up, whatever its node limit.
     pub(crate) deadline: Option<std::time::Instant>,
+    /// Set from another thread to give up as at the deadline.
+    pub(crate) stop: Option<Arc<AtomicBool>>,
     seed: u64,
 }
 
@@ -432,6 +436,7 @@ impl Engine {
             colour_order: [0, 1, 2, 3],
             ordered: true,
             deadline: None,
+            stop: None,
             seed,
         };
         if seed != 0 {
@@ -718,10 +723,17 @@ impl Engine {
     /// more than a node).
     #[inline]
     fn past_deadline(&self, stats: &Stats) -> bool {
-        stats.nodes & 1023 == 0
-            && self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
+        stats.nodes & 1023 == 0 && self.out_of_time()
+    }
+
+    /// Whether the deadline has passed or the search was stopped.
+    fn out_of_time(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// The colours of a finished tiling: as searched (strict), or filled in around the
@@ -797,6 +809,13 @@ impl Engine {
             return (Outcome::NoSolution, stats);
         };
         for attempt in 0u64.. {
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                return (Outcome::GaveUp, stats);
+            }
             if attempt > 0 {
                 stats.restarts += 1;
                 self.shuffle(self.seed ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -838,10 +857,7 @@ impl Engine {
                 // Some colouring was left undecided: look again, more patiently.
                 start.recolour_limit = start.recolour_limit.saturating_mul(2);
             }
-            let timed_out = self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d);
-            if (max_nodes > 0 && stats.nodes >= max_nodes) || timed_out {
+            if (max_nodes > 0 && stats.nodes >= max_nodes) || self.out_of_time() {
                 return (Outcome::GaveUp, stats);
             }
         }
