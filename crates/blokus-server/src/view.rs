@@ -3,7 +3,7 @@
 use blokus_core::notation::{move_cells, piece_name};
 use blokus_core::score::{colour_scores, side_name, side_results, ColourScore};
 use blokus_core::variant::Seat as ColourSeat;
-use blokus_core::{Game, GameEvent, PieChoice, RuleOptions};
+use blokus_core::{Game, GameEvent, PieChoice, RuleOptions, VariantId};
 use serde::Serialize;
 
 use crate::seats::{AiLevel, GameStatus, Seat, SeatKind};
@@ -98,7 +98,7 @@ pub struct GameView {
     /// Game id.
     pub id: String,
     /// Variant id.
-    pub variant: &'static str,
+    pub variant: VariantId,
     /// Rule options.
     pub options: RuleOptions,
     /// Lobby status.
