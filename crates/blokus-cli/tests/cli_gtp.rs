@@ -47,6 +47,20 @@ impl Gtp {
         }
     }
 
+    /// Sends a line; returns the exact bytes of the response, through its closing blank
+    /// line.
+    fn bytes(&mut self, line: &str) -> String {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut out = Vec::new();
+        while !out.ends_with(b"\n\n") {
+            let before = out.len();
+            self.stdout.read_until(b'\n', &mut out).unwrap();
+            assert!(out.len() > before, "engine closed after {line:?}");
+        }
+        String::from_utf8(out).unwrap()
+    }
+
     /// Sends a command that must succeed; returns the response text after `= `.
     fn ok(&mut self, line: &str) -> String {
         let r = self.raw(line);
@@ -55,7 +69,7 @@ impl Gtp {
     }
 
     fn quit(mut self) {
-        assert_eq!(self.raw("quit"), "=\n");
+        assert_eq!(self.raw("quit"), "= \n");
         assert!(self.child.wait().unwrap().success());
     }
 }
@@ -210,6 +224,72 @@ fn malformed_lines_get_errors_and_the_engine_keeps_going() {
     writeln!(gtp.stdin, "# a comment\n\n   ").unwrap();
     assert_eq!(gtp.raw("3 name"), "=3 blokus\n");
     gtp.quit();
+}
+
+/// The exact bytes of every response form, as strict GTP clients (the reference
+/// program's match tool) read them: status, id, a space, the text, a blank line.
+#[test]
+fn every_response_form_has_the_exact_gtp_bytes() {
+    let mut gtp = Gtp::start(&["--game", "duo", "--player", "random", "--quiet"]);
+    // Empty success, with and without an id.
+    assert_eq!(gtp.bytes("set_game Blokus Duo"), "= \n\n");
+    assert_eq!(gtp.bytes("clear_board"), "= \n\n");
+    assert_eq!(gtp.bytes("7 play b e8,d9,e9,f9,e10"), "=7 \n\n");
+    // One line of text.
+    assert_eq!(gtp.bytes("protocol_version"), "= 2\n\n");
+    assert_eq!(gtp.bytes("12 name"), "=12 blokus\n\n");
+    // Several lines.
+    let commands = gtp.bytes("list_commands");
+    assert!(
+        commands.starts_with("= all_legal\nclear_board\n"),
+        "{commands}"
+    );
+    assert!(!commands[..commands.len() - 2].contains("\n\n"));
+    // A text that starts on its own line: `= ` alone on the first.
+    let board = gtp.bytes("showboard");
+    assert!(board.starts_with("= \n   a b c"), "{board}");
+    assert!(!board[..board.len() - 2].contains("\n\n"), "{board}");
+    // Failures, with and without an id.
+    assert_eq!(
+        gtp.bytes("frobnicate"),
+        "? unknown command 'frobnicate'\n\n"
+    );
+    assert_eq!(
+        gtp.bytes("3 play w e8"),
+        "?3 illegal move: cell e8 is already covered\n\n"
+    );
+    assert_eq!(gtp.bytes("quit"), "= \n\n");
+    assert!(gtp.child.wait().unwrap().success());
+}
+
+/// `--rules` sets rule options for every game the engine plays; `rules` lists them.
+#[test]
+fn rule_options_from_the_command_line_hold_after_set_game() {
+    let mut gtp = Gtp::start(&[
+        "--game",
+        "trigon_2",
+        "--rules",
+        "no_mirror_opening",
+        "--player",
+        "random",
+        "--quiet",
+    ]);
+    assert_eq!(gtp.ok("rules"), "no_mirror_opening");
+    gtp.ok("set_game Blokus Trigon Two-Player");
+    gtp.ok("clear_board");
+    gtp.ok("genmove 1");
+    // Under the mirror opening, colour 3's only move would be colour 1's mirror image.
+    assert_eq!(gtp.ok("rules"), "no_mirror_opening");
+    assert!(gtp.ok("all_legal 3").lines().count() > 1);
+    gtp.quit();
+    let out = Command::new(env!("CARGO_BIN_EXE_blokus"))
+        .args(["gtp", "--rules", "no_mirror_opening,fast"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown rule option 'fast'"), "{err}");
 }
 
 /// Every variant, played to the end by two engine processes driven the way the

@@ -33,5 +33,6 @@ pub use piece::{PieceSet, PieceSetId};
 pub use position::{Illegal, PieChoice, Position};
 pub use rules::Rules;
 pub use variant::{
-    all_variants, variant, Family, RuleOptions, Scoring, StartRule, Variant, VariantId,
+    all_variants, variant, Family, RuleOptions, Scoring, StartRule, UnknownRuleOption, Variant,
+    VariantId,
 };

@@ -53,6 +53,83 @@ pub struct RuleOptions {
     pub no_start_alternation: bool,
 }
 
+impl RuleOptions {
+    /// The name of every option, as written in records (`XRULES`) and on command lines.
+    pub const NAMES: [&'static str; 3] = [
+        "alternate_contact",
+        "no_mirror_opening",
+        "no_start_alternation",
+    ];
+
+    fn flag_mut(&mut self, name: &str) -> Option<&mut bool> {
+        match name {
+            "alternate_contact" => Some(&mut self.alternate_contact),
+            "no_mirror_opening" => Some(&mut self.no_mirror_opening),
+            "no_start_alternation" => Some(&mut self.no_start_alternation),
+            _ => None,
+        }
+    }
+
+    /// Switches on the option called `name`.
+    ///
+    /// # Errors
+    /// [`UnknownRuleOption`] when no option has that name.
+    pub fn enable(&mut self, name: &str) -> Result<(), UnknownRuleOption> {
+        let flag = self
+            .flag_mut(name)
+            .ok_or_else(|| UnknownRuleOption(name.to_string()))?;
+        *flag = true;
+        Ok(())
+    }
+
+    /// The options switched on by a comma-separated list such as
+    /// `no_mirror_opening,alternate_contact` (spaces around names and empty items are
+    /// ignored; `none` or an empty list is no option).
+    ///
+    /// # Errors
+    /// [`UnknownRuleOption`] naming the first unknown name.
+    pub fn parse_list(list: &str) -> Result<RuleOptions, UnknownRuleOption> {
+        let mut options = RuleOptions::default();
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if name != "none" {
+                options.enable(name)?;
+            }
+        }
+        Ok(options)
+    }
+
+    /// The names of the options switched on, in [`RuleOptions::NAMES`] order.
+    pub fn enabled(&self) -> Vec<&'static str> {
+        let flags = [
+            self.alternate_contact,
+            self.no_mirror_opening,
+            self.no_start_alternation,
+        ];
+        Self::NAMES
+            .into_iter()
+            .zip(flags)
+            .filter_map(|(name, on)| on.then_some(name))
+            .collect()
+    }
+}
+
+/// A rule option name that does not exist.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRuleOption(pub String);
+
+impl std::fmt::Display for UnknownRuleOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown rule option '{}' (known: {})",
+            self.0,
+            RuleOptions::NAMES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownRuleOption {}
+
 /// One row of the variant table, with everything the rules need.
 pub struct VariantData {
     /// Which variant this is (its id, such as `duo` or `trigon_3`, and its names).
@@ -553,6 +630,21 @@ fn build(id: VariantId) -> VariantData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rule_option_lists_parse_and_print_back() {
+        let o = RuleOptions::parse_list(" no_start_alternation, alternate_contact,").unwrap();
+        assert!(o.alternate_contact && o.no_start_alternation && !o.no_mirror_opening);
+        assert_eq!(o.enabled(), ["alternate_contact", "no_start_alternation"]);
+        assert_eq!(
+            RuleOptions::parse_list("none").unwrap(),
+            RuleOptions::default()
+        );
+        assert_eq!(RuleOptions::parse_list("").unwrap(), RuleOptions::default());
+        let e = RuleOptions::parse_list("no_mirror_opening,fast").unwrap_err();
+        assert_eq!(e, UnknownRuleOption("fast".into()));
+        assert!(e.to_string().contains("known: alternate_contact"), "{e}");
+    }
 
     #[test]
     fn every_variant_builds_and_resolves_by_both_names() {

@@ -14,7 +14,9 @@ use std::io::{self, BufRead, Write};
 use blokus_ai::{Budget, Decision, Player};
 use blokus_core::record::{blksgf, result_text, rewind_to_move};
 use blokus_core::render::{self, RenderOptions};
-use blokus_core::{notation, score, variant, Game, GameError, GameEvent, PieChoice, Rules};
+use blokus_core::{
+    notation, score, variant, Game, GameError, GameEvent, PieChoice, RuleOptions, Rules,
+};
 
 /// How the engine behaves, beyond its player.
 #[derive(Clone, Debug)]
@@ -38,7 +40,7 @@ impl Default for EngineConfig {
 }
 
 /// Every command, in the order `list_commands` gives them.
-const COMMANDS: [&str; 23] = [
+const COMMANDS: [&str; 24] = [
     "all_legal",
     "clear_board",
     "cputime",
@@ -56,6 +58,7 @@ const COMMANDS: [&str; 23] = [
     "protocol_version",
     "quit",
     "reg_genmove",
+    "rules",
     "savesgf",
     "set_game",
     "showboard",
@@ -196,6 +199,7 @@ impl Engine {
                 .collect::<Vec<_>>()
                 .join("\n")),
             "set_game" => self.set_game(args_text),
+            "rules" => self.rules(args_text),
             "clear_board" => {
                 self.new_game(Game::new(self.game.rules().clone()));
                 Ok(String::new())
@@ -278,7 +282,26 @@ impl Engine {
         }
         // Ids, game names and Pentobi's short names (`d`, `t2`) are all accepted.
         let v = variant::variant(name).map_err(|e| e.to_string())?;
-        self.new_game(Game::new(Rules::new(v, Default::default())));
+        // The rule options chosen (`--rules`, `rules`) carry over to the new variant.
+        let options = self.game.rules().options;
+        self.new_game(Game::new(Rules::new(v, options)));
+        Ok(String::new())
+    }
+
+    /// Without a list, the rule options in force (`none` if none); with one, a new game
+    /// of the current variant under exactly those options.
+    fn rules(&mut self, list: &str) -> CmdResult {
+        if list.is_empty() {
+            let on = self.game.rules().options.enabled();
+            return Ok(if on.is_empty() {
+                "none".into()
+            } else {
+                on.join(",")
+            });
+        }
+        let options = RuleOptions::parse_list(list).map_err(|e| e.to_string())?;
+        let v = self.game.rules().variant.clone();
+        self.new_game(Game::new(Rules::new(v, options)));
         Ok(String::new())
     }
 
@@ -443,25 +466,27 @@ impl Engine {
     }
 }
 
-/// `=id text` / `?id message`, ending with a blank line. The text never contains an
-/// empty line (that would end the response early), and a message is one line.
+/// `=id text` / `?id message`, ending with a blank line: the status, the id if any, a
+/// space, then the text (so an empty success is `= ` and a blank line, as GTP clients
+/// expect). The text never contains an empty line (that would end the response early),
+/// and a message is one line.
 fn format_response(id: &str, result: CmdResult) -> String {
     let (status, body) = match result {
         Ok(text) => ('=', text),
         Err(message) => ('?', message.replace(['\n', '\r'], " ")),
     };
-    // A response that starts with a newline (a board) keeps it: `=` alone on a line.
+    // A text that starts with a newline (a board) keeps it: `= ` alone on a line.
     let block = body.starts_with('\n');
     let lines: Vec<&str> = body
         .split('\n')
         .map(str::trim_end)
         .filter(|l| !l.is_empty())
         .collect();
-    let mut out = format!("{status}{id}");
-    if !lines.is_empty() {
-        out.push(if block { '\n' } else { ' ' });
-        out.push_str(&lines.join("\n"));
+    let mut out = format!("{status}{id} ");
+    if block && !lines.is_empty() {
+        out.push('\n');
     }
+    out.push_str(&lines.join("\n"));
     out.push_str("\n\n");
     out
 }
@@ -502,8 +527,8 @@ mod tests {
     #[test]
     fn plays_and_lists_duo_moves() {
         let mut e = engine("classic");
-        assert_eq!(ask(&mut e, "set_game Blokus Duo"), "=\n\n");
-        assert_eq!(ask(&mut e, "play b e8,d9,e9,f9,e10"), "=\n\n");
+        assert_eq!(ask(&mut e, "set_game Blokus Duo"), "= \n\n");
+        assert_eq!(ask(&mut e, "play b e8,d9,e9,f9,e10"), "= \n\n");
         let legal = ask(&mut e, "all_legal w");
         assert_eq!(legal.lines().count(), 414 + 1);
         assert!(legal.starts_with("= "));
@@ -513,7 +538,7 @@ mod tests {
         );
         assert!(ask(&mut e, "play x a1").starts_with("? invalid color argument 'x'"));
         assert!(ask(&mut e, "play w zz1").starts_with("? invalid move:"));
-        assert_eq!(ask(&mut e, "undo"), "=\n\n");
+        assert_eq!(ask(&mut e, "undo"), "= \n\n");
         assert_eq!(ask(&mut e, "undo"), "? cannot undo\n\n");
     }
 
@@ -538,15 +563,15 @@ mod tests {
         );
         assert_eq!(ask(&mut e, "genmove b"), "= pass\n\n");
         let board = ask(&mut e, "showboard");
-        assert!(board.starts_with("=\n   a b c"), "{board}");
+        assert!(board.starts_with("= \n   a b c"), "{board}");
         assert!(!board.trim_end().contains("\n\n"));
     }
 
     #[test]
     fn four_colour_games_use_numbers_and_list_points() {
         let mut e = engine("classic");
-        assert_eq!(ask(&mut e, "play 1 a20"), "=\n\n");
-        assert_eq!(ask(&mut e, "play yellow t20"), "=\n\n");
+        assert_eq!(ask(&mut e, "play 1 a20"), "= \n\n");
+        assert_eq!(ask(&mut e, "play yellow t20"), "= \n\n");
         assert!(ask(&mut e, "reg_genmove 3").starts_with("= "));
         assert_eq!(e.game().moves().count(), 2);
         assert_eq!(ask(&mut e, "final_score"), "= 1 1 0 0\n\n");
@@ -559,7 +584,7 @@ mod tests {
         ask(&mut e, "genmove b");
         ask(&mut e, "genmove w");
         assert!(e.game().position().awaiting_pie_choice());
-        assert_eq!(ask(&mut e, "play w swap"), "=\n\n");
+        assert_eq!(ask(&mut e, "play w swap"), "= \n\n");
         assert_eq!(ask(&mut e, "play w swap"), "? no pie choice is pending\n\n");
         ask(&mut e, "undo");
         let r = ask(&mut e, "genmove w");
@@ -588,7 +613,7 @@ mod tests {
         );
         assert_eq!(ask(&mut e, "genmove b"), "= resign\n\n");
         assert_eq!(e.game().moves().count(), 0);
-        assert_eq!(ask(&mut e, "param_base resign 0"), "=\n\n");
+        assert_eq!(ask(&mut e, "param_base resign 0"), "= \n\n");
         assert_eq!(ask(&mut e, "param_base"), "= resign 0\n\n");
         let r = ask(&mut e, "genmove b");
         assert!(r.starts_with("= ") && r.contains(','), "{r}");
@@ -614,12 +639,48 @@ mod tests {
         assert!(!ask(&mut e, "list_commands").contains("genmove"));
     }
 
+    /// Without the mirror opening, Trigon two-player's second move may be anything legal;
+    /// the options survive `set_game`, and `rules` lists and changes them.
+    #[test]
+    fn rule_options_are_set_listed_and_kept_across_set_game() {
+        let mut e = engine("trigon_2");
+        assert_eq!(ask(&mut e, "rules"), "= none\n\n");
+        // Colour 3 follows colour 1's opening with its mirror image.
+        ask(&mut e, "genmove 1");
+        let legal = ask(&mut e, "all_legal 3");
+        assert_eq!(legal.lines().count(), 2, "only the mirror image: {legal}");
+        assert_eq!(
+            ask(&mut e, "rules no_mirror_opening , alternate_contact"),
+            "= \n\n"
+        );
+        assert_eq!(e.game().moves().count(), 0, "a new game starts");
+        assert_eq!(
+            ask(&mut e, "rules"),
+            "= alternate_contact,no_mirror_opening\n\n"
+        );
+        ask(&mut e, "set_game duo");
+        ask(&mut e, "set_game t2");
+        assert_eq!(
+            ask(&mut e, "rules"),
+            "= alternate_contact,no_mirror_opening\n\n"
+        );
+        ask(&mut e, "genmove 1");
+        assert!(ask(&mut e, "all_legal 3").lines().count() > 2);
+        assert_eq!(
+            ask(&mut e, "rules fast"),
+            "? unknown rule option 'fast' (known: alternate_contact, no_mirror_opening, \
+             no_start_alternation)\n\n"
+        );
+        assert_eq!(ask(&mut e, "rules none"), "= \n\n");
+        assert_eq!(ask(&mut e, "rules"), "= none\n\n");
+    }
+
     #[test]
     fn run_stops_at_quit() {
         let mut e = engine("duo");
         let input = b"name\nquit\nname\n" as &[u8];
         let mut out = Vec::new();
         e.run(input, &mut out).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "= blokus\n\n=\n\n");
+        assert_eq!(String::from_utf8(out).unwrap(), "= blokus\n\n= \n\n");
     }
 }

@@ -28,14 +28,14 @@ fn save_then_load_restores_the_game_and_earlier_positions() {
     for _ in 0..10 {
         assert!(ask(&mut e, "g").starts_with("= "));
     }
-    assert_eq!(ask(&mut e, &format!("savesgf {p}")), "=\n\n");
+    assert_eq!(ask(&mut e, &format!("savesgf {p}")), "= \n\n");
     let saved = std::fs::read_to_string(&path).unwrap();
     assert!(saved.starts_with("(;GM[Blokus Trigon]"), "{saved}");
 
     let mut other = engine("duo");
-    assert_eq!(ask(&mut other, &format!("loadsgf {p}")), "=\n\n");
+    assert_eq!(ask(&mut other, &format!("loadsgf {p}")), "= \n\n");
     assert_eq!(other.game().position(), e.game().position());
-    assert_eq!(ask(&mut other, &format!("loadsgf {p} 4")), "=\n\n");
+    assert_eq!(ask(&mut other, &format!("loadsgf {p} 4")), "= \n\n");
     assert_eq!(other.game().moves().count(), 3);
     assert!(ask(&mut other, &format!("loadsgf {p} 0")).starts_with("? invalid move number"));
     std::fs::remove_file(&path).unwrap();

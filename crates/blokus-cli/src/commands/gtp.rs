@@ -12,6 +12,10 @@ pub struct Args {
     /// The game at start: a variant id (`duo`) or game name (`Blokus Duo`).
     #[arg(long, short = 'g', default_value = "classic", value_name = "ID|NAME")]
     pub game: String,
+    /// Rule options, comma-separated: alternate_contact, no_mirror_opening,
+    /// no_start_alternation (kept by `set_game`; the GTP command `rules` changes them).
+    #[arg(long, value_name = "OPT,...", value_parser = parse_rules)]
+    pub rules: Option<RuleOptions>,
     /// Playing strength of the search, 1 (weakest) to 9.
     #[arg(long, short = 'l', value_name = "N")]
     pub level: Option<u8>,
@@ -37,6 +41,10 @@ pub struct Args {
     /// No messages on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+fn parse_rules(list: &str) -> Result<RuleOptions, String> {
+    RuleOptions::parse_list(list).map_err(|e| e.to_string())
 }
 
 /// The search player's spec from the flags, e.g. `mcts:level=5,threads=2,seed=1`.
@@ -109,7 +117,20 @@ pub fn run(args: Args) -> CmdResult {
     }
     let player = build_player(&args)?;
     if !args.quiet {
-        eprintln!("blokus gtp: {} with player {}", v.game_name, player.name());
+        let rules = args
+            .rules
+            .map(|o| o.enabled().join(","))
+            .unwrap_or_default();
+        let rules = if rules.is_empty() {
+            rules
+        } else {
+            format!(" (rules {rules})")
+        };
+        eprintln!(
+            "blokus gtp: {}{rules} with player {}",
+            v.game_name,
+            player.name()
+        );
     }
     let config = EngineConfig {
         resign: !args.noresign,
@@ -119,7 +140,11 @@ pub fn run(args: Args) -> CmdResult {
         },
         ansi: args.color,
     };
-    let mut engine = Engine::new(Rules::new(v, RuleOptions::default()), Some(player), config);
+    let mut engine = Engine::new(
+        Rules::new(v, args.rules.unwrap_or_default()),
+        Some(player),
+        config,
+    );
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     engine.run(stdin.lock(), stdout.lock())?;

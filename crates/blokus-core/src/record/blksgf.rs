@@ -30,12 +30,6 @@ pub const RULES_PROP: &str = "XRULES";
 /// Our property holding the pie choice.
 pub const PIE_PROP: &str = "XPIE";
 
-const OPTION_NAMES: [&str; 3] = [
-    "alternate_contact",
-    "no_mirror_opening",
-    "no_start_alternation",
-];
-
 /// Writes a game as a `.blksgf` record.
 pub fn write(game: &Game) -> String {
     sgf::write(&[to_tree(game, &[])])
@@ -77,16 +71,7 @@ fn options_applicable(rules: &Rules) -> bool {
 }
 
 fn option_values(o: &RuleOptions) -> Vec<String> {
-    [
-        o.alternate_contact,
-        o.no_mirror_opening,
-        o.no_start_alternation,
-    ]
-    .iter()
-    .zip(OPTION_NAMES)
-    .filter(|(on, _)| **on)
-    .map(|(_, n)| n.to_string())
-    .collect()
+    o.enabled().into_iter().map(String::from).collect()
 }
 
 /// The SGF tree of a game: root properties, setup, one node per event.
@@ -180,20 +165,10 @@ pub fn from_tree(tree: &GameTree) -> Result<Game, RecordError> {
     let mut options = RuleOptions::default();
     if let Some(p) = explicit {
         for value in p.values.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
-            match value {
-                "alternate_contact" => options.alternate_contact = true,
-                "no_mirror_opening" => options.no_mirror_opening = true,
-                "no_start_alternation" => options.no_start_alternation = true,
-                other => {
-                    return Err(RecordError::Property {
-                        id: RULES_PROP.into(),
-                        message: format!(
-                            "unknown rule option '{other}' (known: {})",
-                            OPTION_NAMES.join(", ")
-                        ),
-                    })
-                }
-            }
+            options.enable(value).map_err(|e| RecordError::Property {
+                id: RULES_PROP.into(),
+                message: e.to_string(),
+            })?;
         }
     }
     let rules = Rules::new(v.clone(), options);
