@@ -812,6 +812,49 @@ test('puzzles: named for people, easiest first, placed pieces outlined', async (
   });
 });
 
+test('How to play: every variant drawn by the board code, with diagrams and advice', async ({ browser, server }) => {
+  const variants = /** @type {Array<{id: string}>} */ (await (await fetch(`${server.url}/api/variants`)).json());
+  await atBothSizes(browser, async (page, size) => {
+    await page.goto(`${server.url}/howto.html?variant=trigon`);
+    await page.waitForSelector('#board svg .start');
+    assert((await page.locator('#board svg polygon.cell').count()) === 486, 'the Trigon board');
+    assert((await page.locator('#board svg .start').count()) === 6, 'its six starting points');
+    assert((await page.locator('#diagrams figure').count()) === 3, 'three diagrams of the corner rule');
+    assert((await page.locator('#diagrams .ghost-cell.illegal').count()) === 4, 'the forbidden placement drawn as a red ghost');
+    assert((await page.locator('#tips li').count()) >= 5, 'strategy advice');
+    assert((await pageWidth(page)) <= size.viewport.width, 'no sideways scrolling');
+    await shot(page, `howto-trigon-${size.name}`);
+    for (const v of variants) {
+      await page.selectOption('#variant', v.id);
+      await page.waitForFunction((id) => location.search === `?variant=${id}`, v.id);
+      const special = await page.locator('#special').innerText();
+      assert(special.length > 40, `${v.id}: its own rules`);
+      if (v.id.startsWith('polyomino')) assert(special.includes('pie rule'), `${v.id}: the pie rule`);
+    }
+    await page.click('#play');
+    await page.waitForURL(/\/\?variant=polyomino_hexa$/);
+    await page.waitForFunction(() => /** @type {HTMLSelectElement|null} */ (document.querySelector('#variant'))?.value === 'polyomino_hexa');
+  });
+});
+
+test('docs: the README and docs/ link only to files in the repository', async () => {
+  const { readFileSync, readdirSync, existsSync } = await import('node:fs');
+  const files = ['README.md', ...readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`)].filter((f) => f.endsWith('.md'));
+  const dead = [];
+  for (const f of files) {
+    const text = readFileSync(path.join(root, f), 'utf8');
+    for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+      const target = m[1];
+      if (/^[a-z]+:/.test(target)) continue;
+      if (!existsSync(path.resolve(root, path.dirname(f), target))) dead.push(`${f} -> ${target}`);
+    }
+  }
+  assert(dead.length === 0, `dead links: ${dead.join('; ')}`);
+  assert(existsSync(path.join(root, 'docs', 'rules.md')), 'the rules are in the repository');
+  const ignore = readFileSync(path.join(root, '.gitignore'), 'utf8');
+  assert(ignore.split('\n').includes('blokus-data/'), '.gitignore covers the default data folder');
+});
+
 async function main() {
   const data = mkdtempSync(path.join(os.tmpdir(), 'blokus-e2e-'));
   const server = new Server(data, await freePort());

@@ -9,6 +9,7 @@ import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
 import { clearNotices, notify } from './notices.js';
 import { PiecePicker, pickerElements } from './picker.js';
+import { scoreUnit, scoringRule } from './rules-text.js';
 import { ReconnectingSocket } from './socket.js';
 import { bindMute, moveSound, soundsPlayed, turnSound } from './sounds.js';
 import { addTokens, tokensFor } from './tokens.js';
@@ -57,6 +58,7 @@ class GamePage {
     this.board = new BoardView($('#board'), v, this.picker.boardHandlers());
     this.picker.attach(this.board);
     $('#variant-name').textContent = v.name;
+    /** @type {HTMLAnchorElement} */ ($('#howto')).href = `/howto.html?variant=${encodeURIComponent(v.id)}`;
     /** @type {HTMLAnchorElement} */ ($('#download')).href = `/api/games/${id}/record.blksgf`;
     this.bindControls();
     bindMute($('#mute'));
@@ -482,7 +484,7 @@ class GamePage {
     const s = /** @type {GameState} */ (this.state);
     const replay = this.viewPly !== null;
     $('#scores-title').textContent = replay ? `Position at move ${this.viewPly}` : 'Score';
-    const label = this.v.id === 'junior' ? 'Pieces' : this.v.pie ? 'Cells' : 'Points';
+    const label = title(scoreUnit(this.v));
     const perColour = this.countsAt(replay ? /** @type {number} */ (this.viewPly) : s.moves.length);
     const rows = s.results.map((r) => {
       const colours = this.sideColours(r);
@@ -499,7 +501,7 @@ class GamePage {
       h('thead', {}, [h('tr', {}, ['Side', 'Placed', replay ? 'Cells left' : label].map((t) => h('th', {}, [t])))]),
       h('tbody', {}, rows),
     ]);
-    $('#scores').replaceChildren(table, h('p', { class: 'muted small-text' }, [this.scoringRule()]));
+    $('#scores').replaceChildren(table, h('p', { class: 'muted small-text' }, [scoringRule(this.v)]));
   }
 
   /**
@@ -533,13 +535,6 @@ class GamePage {
       for (const c of out) c.left = left;
     }
     return out;
-  }
-
-  /** The variant's scoring, in one line. */
-  scoringRule() {
-    if (this.v.id === 'junior') return 'Most pieces placed wins; ties go to fewer cells left.';
-    if (this.v.pie) return 'Most cells covered wins.';
-    return 'Points: −1 per cell of unplaced pieces; +15 for placing every piece, +5 more if the monomino was last.';
   }
 
   renderSeats() {
@@ -596,7 +591,7 @@ class GamePage {
     el.hidden = !s.over;
     if (!s.over) return;
     const ordered = [...s.results].sort((a, b) => a.place - b.place);
-    const label = this.v.id === 'junior' ? 'pieces' : this.v.pie ? 'cells' : 'points';
+    const label = scoreUnit(this.v);
     const replay = h('button', { type: 'button' }, ['Replay from the start']);
     replay.addEventListener('click', () => this.viewAt(0));
     el.replaceChildren(
@@ -613,7 +608,7 @@ class GamePage {
           ]),
         ),
       ),
-      h('p', { class: 'muted small-text' }, [this.scoringRule()]),
+      h('p', { class: 'muted small-text' }, [scoringRule(this.v)]),
       h('div', { class: 'row wrap' }, [
         h('a', { class: 'button', href: `/api/games/${id}/record.blksgf`, download: '' }, ['⬇ Download the record']),
         replay,

@@ -51,7 +51,10 @@ function current() {
 
 function renderVariant() {
   const v = current();
-  $('#variant-desc').textContent = `${v.description}. ${v.board}, ${v.piece_set} set, ${v.colours.length} colours, ${v.players} players.`;
+  $('#variant-desc').replaceChildren(
+    `${v.description}. ${v.board}, ${v.piece_set} set, ${v.colours.length} colours, ${v.players} players. `,
+    h('a', { href: `/howto.html?variant=${encodeURIComponent(v.id)}` }, ['How to play']),
+  );
   $('#alt-wrap').hidden = !v.alternate_contact;
   if (!v.alternate_contact) /** @type {HTMLInputElement} */ ($('#alternate')).checked = false;
   const rows = v.seat_names.map((name, i) => {
@@ -172,6 +175,8 @@ async function main() {
     if (v.id === 'duo') o.selected = true;
     sel.append(o);
   }
+  const wanted = new URLSearchParams(location.search).get('variant');
+  if (wanted && variants.some((v) => v.id === wanted)) sel.value = wanted;
   sel.addEventListener('change', renderVariant);
   $('#levels-help').replaceChildren(
     h('summary', {}, ['What the AI levels mean']),
