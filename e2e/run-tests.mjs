@@ -238,6 +238,13 @@ test('two browsers play each other by link', async ({ browser, server }) => {
   await createFromLobby(a, server.url, 'duo', ['me', 'human']);
   await a.waitForSelector('#share:not([hidden])');
   const link = await a.locator('#share input').inputValue();
+  // The host waits for the invited player: no move before the seat is taken.
+  assert((await a.locator('#status').innerText()).includes('Waiting for your opponent'), 'the host is told to wait');
+  await a.click('#tray .tray-colour.active button[data-piece="X"]');
+  await a.locator('#board polygon[data-name="e10"]').click();
+  await sleep(300);
+  assert((await ply(a)) === 0 && (await a.locator('#board .ghost-cell').count()) === 0, 'no move before the seat is taken');
+  await a.keyboard.press('Escape');
   assert(link.includes('/game/'), 'share link shown');
   await b.goto(link);
   await b.click('text=Take this seat');
@@ -423,14 +430,18 @@ test('puzzle page: place by clicking, undo, a dead end, hints to the solved scre
   await page.check('#strict');
   await placePuzzlePiece(page, 'green', 'I4', ['a1', 'a2', 'a3', 'a4']);
   for (let i = 1; i < 20; i++) {
+    // The first press highlights the solver's next piece, the second places it.
     await page.click('#hint');
-    await waitPlaced(page, i + 1, 20000);
+    await page.waitForSelector('#board .hint-cell', { timeout: 20000 });
     if (i === 1) {
-      await page.waitForFunction(() => (document.querySelector('#status')?.textContent || '').startsWith('Hint: '));
       const status = await page.locator('#status').innerText();
-      assert(status.includes('(2 of 20 placed)'), `the hint is shown (${status})`);
+      assert(status.startsWith('Hint: ') && status.includes('highlighted'), `the hint is shown first (${status})`);
+      assert((await page.locator('#board .hint-cell').count()) === 4, 'its four cells highlighted');
+      assert((await placed(page)) === 1, 'not placed yet');
       await shot(page, 'puzzle-hint');
     }
+    await page.click('#hint');
+    await waitPlaced(page, i + 1, 20000);
   }
   await page.waitForSelector('#solved:not([hidden])');
   assert((await page.locator('#solved').innerText()).includes('Solved!'), 'solved screen');
@@ -482,12 +493,12 @@ test('puzzle page: a strict 15 x 16 pentomino hint comes back within seconds', a
   await page.click('#hint');
   await page.waitForFunction(() => !window.blokusPuzzle?.busy() && !document.body.classList.contains('hint-busy'), null, { timeout: 30000 });
   const secs = (Date.now() - t0) / 1000;
-  const n = await placed(page);
+  const n = await page.locator('#board .hint-cell').count();
   const status = await page.locator('#status').innerText();
-  // Either a piece of a solution or an honest "not found within the limit".
-  assert(n === 1 || status.includes('within the search limit'), `hint answered (${n} placed, "${status}")`);
+  // Either a piece of a solution (highlighted) or an honest "not found within the limit".
+  assert(n === 5 || status.includes('within the search limit'), `hint answered (${n} cells highlighted, "${status}")`);
   assert(secs < 15, `hint took ${secs.toFixed(1)} s`);
-  console.log(`     penta_15x16 strict hint from the empty board: ${n === 1 ? 'a piece' : 'not found'} in ${secs.toFixed(1)} s`);
+  console.log(`     penta_15x16 strict hint from the empty board: ${n === 5 ? 'a piece' : 'not found'} in ${secs.toFixed(1)} s`);
   await shot(page, 'puzzle-penta-hint');
   await page.close();
 });

@@ -63,6 +63,7 @@ export function pieceSvg(grid, shape, fill, scale) {
  * @property {Array<{cell: number, colour: string|null}>} starts free starting points
  * @property {number[][]} [outlines] cells of pieces to outline (tilings, where pieces of one
  *   colour touch along edges)
+ * @property {{cells: number[], colour: string}|null} [hint] a suggested placement, highlighted
  */
 
 export class BoardView {
@@ -218,6 +219,14 @@ export class BoardView {
       this.marksLayer.append(svg('circle', { cx, cy, r: UNIT * 0.09, class: 'last-dot' }));
     }
     for (const group of m.outlines || []) this.marksLayer.append(svg('path', { d: this.outlinePath(group), class: 'piece-outline' }));
+    if (m.hint) {
+      for (const i of m.hint.cells) {
+        const [x, y, up] = this.v.cells[i];
+        const pts = pointsAttr(cellPolygon(this.grid, x, y, up === 1, this.v.height));
+        this.marksLayer.append(svg('polygon', { points: pts, class: 'hint-cell', style: `fill:${colourHex(m.hint.colour)}` }));
+      }
+      this.marksLayer.append(svg('path', { d: this.outlinePath(m.hint.cells), class: 'hint-outline' }));
+    }
   }
 
   /**

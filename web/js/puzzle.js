@@ -91,6 +91,8 @@ class PuzzlePage {
     this.last = new Set();
     /** Bumped by every restart and puzzle change: answers for an older position are dropped. */
     this.generation = 0;
+    /** @type {Placement|null} a hint shown on the board, placed by asking for the hint again */
+    this.shownHint = null;
     /** Seed of the next hint search: each request explores another order, so asking again can help. */
     this.hintSeed = 1;
     this.picker = new PiecePicker(
@@ -167,6 +169,7 @@ class PuzzlePage {
     this.busy = false;
     this.setBusy(false);
     this.placements = [];
+    this.shownHint = null;
     this.last = new Set();
     this.solved = false;
     this.colour = 0;
@@ -244,6 +247,7 @@ class PuzzlePage {
         return false;
       }
       this.placements = next;
+      this.shownHint = null;
       const added = next[next.length - 1];
       this.last = new Set(added.cells.map((n) => p.board.names.indexOf(n)));
       this.solved = Boolean(answer.solved);
@@ -274,6 +278,7 @@ class PuzzlePage {
   undo() {
     if (this.busy || this.placements.length === 0) return;
     this.placements = this.placements.slice(0, -1);
+    this.shownHint = null;
     this.last = new Set();
     this.solved = false;
     $('#solved').hidden = true;
@@ -281,9 +286,21 @@ class PuzzlePage {
     this.setStatus(`${this.placements.length} pieces placed.`);
   }
 
+  /**
+   * A hint in two steps: the first asks the solver and highlights its next piece, the
+   * second places it.
+   */
   async hint() {
     if (this.busy || this.solved || !this.puzzle) return;
     const p = this.puzzle;
+    if (this.shownHint) {
+      const pl = this.shownHint;
+      const kept = await this.tryPlacements([...this.placements, pl]);
+      if (kept && !this.solved) {
+        this.setStatus(`Placed the hint: ${title(pl.colour)} ${pl.piece} (${this.placements.length} of ${this.total()} placed)`);
+      }
+      return;
+    }
     const generation = this.generation;
     this.busy = true;
     this.setBusy(true);
@@ -305,12 +322,12 @@ class PuzzlePage {
     if (answer.status === 'next' && answer.placement) {
       const pl = answer.placement;
       this.colour = Math.max(0, p.board.colours.indexOf(pl.colour));
-      // Shown in the status line (toasts would pile up over the buttons when hints
-      // are taken one after another); the piece itself is marked as the last one.
-      const kept = await this.tryPlacements([...this.placements, pl]);
-      if (kept && !this.solved) {
-        this.setStatus(`Hint: ${title(pl.colour)} ${pl.piece} at ${pl.cells.join(',')} (${this.placements.length} of ${this.total()} placed)`);
-      }
+      this.shownHint = pl;
+      this.picker.select(null);
+      this.render();
+      // In the status line: toasts would pile up over the buttons when hints are taken
+      // one after another.
+      this.setStatus(`Hint: ${title(pl.colour)} ${pl.piece} at ${pl.cells.join(',')}, highlighted. Hint (H) again places it.`);
     } else if (answer.status === 'solved') {
       this.showSolved();
     } else if (answer.status === 'no_solution') {
@@ -348,7 +365,9 @@ class PuzzlePage {
       })),
       // Pieces of one colour touch in a tiling: outlines keep them apart.
       outlines: this.placements.map((pl) => pl.cells.map((n) => p.board.names.indexOf(n))),
+      hint: this.shownHint ? { cells: this.shownHint.cells.map((n) => p.board.names.indexOf(n)), colour: this.shownHint.colour } : null,
     });
+    $('#hint').textContent = this.shownHint ? '💡 Place hint' : '💡 Hint';
     this.renderColours();
     this.renderTray();
     this.picker.refresh();
