@@ -701,7 +701,8 @@ test('the game end: no controls, the result on screen, places, scores, record; p
     assert(places.join() === want.join(), `equal scores share a place (${places} vs ${want})`);
     const href = await page.getAttribute('#gameover a[download]', 'href');
     assert(!!href && href.endsWith('record.blksgf'), 'the record download is on the end screen');
-    assert((await page.locator('#gameover a[href="/"]').count()) === 1, 'a new-game button');
+    assert((await page.locator('#gameover a[href^="/?variant="]').count()) === 1, 'a new-game button');
+    assert(await page.locator('#rematch').isHidden(), 'spectators are offered no rematch');
     assert((await page.locator('#scores thead th').count()) === 3, 'one score per side');
     await shot(page, `game-end-${size.name}`);
   });
@@ -820,6 +821,28 @@ test('puzzles: named for people, easiest first, placed pieces outlined', async (
     await placePuzzlePiece(page, 'blue', 'O', ['a1', 'b1', 'a2', 'b2']);
     await placePuzzlePiece(page, 'blue', 'I4', ['c1', 'c2', 'c3', 'c4']);
     assert((await page.locator('#board path.piece-outline').count()) === 2, 'each placed piece is outlined');
+  });
+});
+
+test('rematch: the same table with the colours rotated', async ({ browser, server }) => {
+  await atBothSizes(browser, async (page, size) => {
+    await openGame(page, server.url, 'polyomino_mini', [{ kind: 'me' }, { kind: 'ai', level: 2 }]);
+    const first = page.url();
+    for (let i = 0; i < 40; i++) {
+      await page.waitForFunction(() => {
+        const g = window.blokusGame;
+        const s = g?.state();
+        return !!s && (s.over || (g?.myTurn() && !g.sending()) || (s.awaiting_pie && (s.you || []).includes(1)));
+      }, null, { timeout: 60000 });
+      if (await page.evaluate(() => !!window.blokusGame?.state()?.over)) break;
+      await playSomeMove(page);
+    }
+    await page.waitForSelector('#gameover:not([hidden]) #rematch');
+    await shot(page, `rematch-before-${size.name}`);
+    await Promise.all([page.waitForURL((u) => u.href !== first && /\/game\//.test(u.href)), page.click('#rematch')]);
+    await page.waitForFunction(() => (window.blokusGame?.state()?.you || []).length === 1);
+    const seats = await page.evaluate(() => window.blokusGame?.state()?.seats.map((st) => `${st.kind}${st.level ?? ''}`) ?? []);
+    assert(seats.join() === 'ai2,me', `the AI opens now and I choose (${seats})`);
   });
 });
 

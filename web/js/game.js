@@ -594,6 +594,9 @@ class GamePage {
     const label = scoreUnit(this.v);
     const replay = h('button', { type: 'button' }, ['Replay from the start']);
     replay.addEventListener('click', () => this.viewAt(0));
+    const rematch = h('button', { type: 'button', class: 'primary', id: 'rematch' }, ['Rematch']);
+    rematch.addEventListener('click', () => this.rematch());
+    rematch.hidden = (s.you || []).length === 0;
     el.replaceChildren(
       h('h2', {}, [`Game over — ${this.resultLine()}`]),
       h(
@@ -612,9 +615,35 @@ class GamePage {
       h('div', { class: 'row wrap' }, [
         h('a', { class: 'button', href: `/api/games/${id}/record.blksgf`, download: '' }, ['⬇ Download the record']),
         replay,
-        h('a', { class: 'button primary', href: '/' }, ['New game']),
+        rematch,
+        h('a', { class: 'button', href: `/?variant=${encodeURIComponent(this.v.id)}` }, ['New game']),
       ]),
     );
+  }
+
+  /**
+   * Starts the same table again with the colours rotated: each seat's player (person or
+   * AI, same level) moves on to the next seat. A person who joined by link gets an open
+   * seat again, to be shared.
+   */
+  async rematch() {
+    const s = /** @type {GameState} */ (this.state);
+    const mine = s.you || [];
+    const n = s.seats.length;
+    const seats = s.seats.map((_, j) => {
+      const from = s.seats[(j + n - 1) % n];
+      if (from.kind === 'ai') return { kind: 'ai', level: from.level ?? undefined };
+      if (mine.includes(from.seat)) return { kind: from.seat === mine[0] ? 'me' : 'hotseat' };
+      return { kind: 'human' };
+    });
+    try {
+      /** @type {{id: string, url: string, tokens: Array<{seat: number, token: string}>}} */
+      const r = await postJson('/api/games', { variant: this.v.id, options: { alternate_contact: s.options.alternate_contact }, seats });
+      addTokens(r.id, r.tokens);
+      location.href = r.url;
+    } catch (e) {
+      notify(`No rematch: ${e instanceof Error ? e.message : e}`, 'error');
+    }
   }
 
   renderReplay() {
