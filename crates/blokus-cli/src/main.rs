@@ -23,6 +23,8 @@ enum Command {
     Gtp(commands::gtp::Args),
     /// Play two engines against each other.
     Match(commands::match_cmd::Args),
+    /// Run an engine tournament (italo-svizzero, Swiss or round robin).
+    Tournament(commands::tournament::Args),
     /// Solve a solitaire puzzle.
     Solve(commands::solve::Args),
     /// List every variant.
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => commands::serve::run(a),
         Command::Gtp(a) => commands::gtp::run(a),
         Command::Match(a) => commands::match_cmd::run(a),
+        Command::Tournament(a) => commands::tournament::run(a),
         Command::Solve(a) => commands::solve::run(a),
         Command::Variants(a) => commands::variants::run(a),
         Command::Show(a) => commands::show::run(a),

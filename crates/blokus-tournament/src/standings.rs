@@ -192,27 +192,39 @@ fn tiebreak(tb: Tiebreak, id: EntrantId, group: &[EntrantId], ledger: &Ledger) -
     }
 }
 
-/// A text table: place, number, name, points, tiebreaks, games.
-impl fmt::Display for Standings {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Standings {
+    /// A text table: place, number, name, points, tiebreaks, games, then `extra` columns
+    /// (a heading and one value per row, in row order), such as Elo estimates.
+    pub fn render(&self, extra: &[(&str, Vec<String>)]) -> String {
+        use std::fmt::Write;
+        let label = |r: &Row| {
+            if r.withdrawn {
+                format!("{} (withdrawn)", r.name)
+            } else {
+                r.name.clone()
+            }
+        };
         let width = self
             .rows
             .iter()
-            .map(|r| r.name.chars().count())
+            .map(|r| label(r).chars().count())
             .max()
             .unwrap_or(4)
             .max(4);
-        write!(
-            f,
+        let mut out = format!(
             "{:>5}  {:>3}  {:<width$}  {:>6}",
             "Place", "No", "Name", "Points"
-        )?;
+        );
         for tb in &self.tiebreaks {
-            write!(f, "  {:>6}", tb.heading())?;
+            let _ = write!(out, "  {:>6}", tb.heading());
         }
-        writeln!(f, "  {:>5}", "Games")?;
+        let _ = write!(out, "  {:>5}", "Games");
+        for (heading, _) in extra {
+            let _ = write!(out, "  {heading:>6}");
+        }
+        out.push('\n');
         let mut last_place = 0;
-        for r in &self.rows {
+        for (i, r) in self.rows.iter().enumerate() {
             let place = if r.place == last_place {
                 String::new()
             } else if r.shared {
@@ -222,21 +234,28 @@ impl fmt::Display for Standings {
             };
             last_place = r.place;
             let number = r.number.map_or(String::from("-"), |n| n.to_string());
-            let name = if r.withdrawn {
-                format!("{} (withdrawn)", r.name)
-            } else {
-                r.name.clone()
-            };
-            write!(
-                f,
-                "{place:>5}  {number:>3}  {name:<width$}  {:>6}",
+            let _ = write!(
+                out,
+                "{place:>5}  {number:>3}  {:<width$}  {:>6}",
+                label(r),
                 r.points.to_string()
-            )?;
+            );
             for v in &r.tiebreaks {
-                write!(f, "  {:>6}", v.to_string())?;
+                let _ = write!(out, "  {:>6}", v.to_string());
             }
-            writeln!(f, "  {:>5}", r.played)?;
+            let _ = write!(out, "  {:>5}", r.played);
+            for (_, values) in extra {
+                let _ = write!(out, "  {:>6}", values.get(i).map_or("", String::as_str));
+            }
+            out.push('\n');
         }
-        Ok(())
+        out
+    }
+}
+
+/// The text table of [`Standings::render`] without extra columns.
+impl fmt::Display for Standings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(&[]))
     }
 }

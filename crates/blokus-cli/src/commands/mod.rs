@@ -7,6 +7,7 @@ pub mod match_cmd;
 pub mod serve;
 pub mod show;
 pub mod solve;
+pub mod tournament;
 pub mod variants;
 
 /// The error type of every subcommand: a message for the user.
