@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use blokus_core::VariantId;
 use serde::{Deserialize, Serialize};
 
 use crate::points::Points;
@@ -240,7 +241,7 @@ pub struct EventConfig {
     /// The event's name.
     pub name: String,
     /// The variant id of every full table (SPEC 5); its number of players is the table size.
-    pub variant: String,
+    pub variant: VariantId,
     /// The number of rounds.
     pub rounds: u32,
     /// How tables are formed.
@@ -263,16 +264,15 @@ pub struct EventConfig {
 impl EventConfig {
     /// An event of `variant` with the defaults: 4 rounds, italo-svizzero, byes, the default
     /// match points for the variant's table size, the average as a bye, the default
-    /// tiebreak order, seed 0. The variant is checked when the event is created.
-    pub fn new(name: &str, variant: &str) -> EventConfig {
-        let seats = blokus_core::variant(variant).map_or(2, |v| v.players);
+    /// tiebreak order, seed 0.
+    pub fn new(name: &str, variant: VariantId) -> EventConfig {
         EventConfig {
             name: name.to_string(),
-            variant: variant.to_string(),
+            variant,
             rounds: 4,
             pairing: PairingSystem::default(),
             short_tables: ShortTables::default(),
-            place_points: PlacePoints::default_for(seats),
+            place_points: PlacePoints::default_for(variant.variant().players),
             bye: ByeScore::default(),
             tiebreaks: Tiebreak::default_order(),
             seed: 0,

@@ -34,14 +34,11 @@ impl Event {
     /// A new event with its first entrants (more may register until round 1 is paired).
     ///
     /// # Errors
-    /// [`EventError`] for an unknown variant, 0 rounds, place points that do not fit the
+    /// [`EventError`] for 0 rounds, place points that do not fit the
     /// table, repeated tiebreaks, a system or short-table rule the variant cannot play,
     /// and bad or duplicate names.
-    pub fn new(mut config: EventConfig, entrants: Vec<NewEntrant>) -> Result<Event, EventError> {
-        let variant =
-            blokus_core::variant(&config.variant).map_err(|e| EventError::Config(e.to_string()))?;
-        config.variant = variant.id.to_string();
-        let seats = variant.players;
+    pub fn new(config: EventConfig, entrants: Vec<NewEntrant>) -> Result<Event, EventError> {
+        let seats = config.variant.variant().players;
         check_config(&config, seats)?;
         let mut event = Event {
             config,
@@ -343,7 +340,7 @@ impl Event {
                 .zip(1..)
                 .map(|(seats, n)| Table {
                     number: n,
-                    variant: table_variant(&self.config.variant, seats.len())
+                    variant: table_variant(self.config.variant, seats.len())
                         .expect("table sizes are checked against the variant"),
                     seats,
                     result: None,
@@ -466,7 +463,7 @@ fn check_config(config: &EventConfig, seats: usize) -> Result<(), EventError> {
         ));
     }
     if config.short_tables == ShortTables::Smaller {
-        if let Some(s) = (2..seats).find(|&s| table_variant(&config.variant, s).is_none()) {
+        if let Some(s) = (2..seats).find(|&s| table_variant(config.variant, s).is_none()) {
             return bad(format!(
                 "{} has no {s}-player form for a smaller table (use byes)",
                 config.variant

@@ -5,9 +5,10 @@
 //! `docs/tournaments.md`.
 //!
 //! ```
+//! use blokus_core::VariantId;
 //! use blokus_tournament::{Event, EventConfig, NewEntrant, TableResult};
 //!
-//! let mut config = EventConfig::new("Club night", "duo");
+//! let mut config = EventConfig::new("Club night", VariantId::Duo);
 //! config.rounds = 3;
 //! let names = ["Ada", "Bruno", "Chiara", "Dario"];
 //! let mut event = Event::new(config, names.iter().map(|n| NewEntrant::person(n)).collect())?;

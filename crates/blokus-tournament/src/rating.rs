@@ -73,11 +73,12 @@ pub fn elo_estimates(event: &Event) -> BTreeMap<EntrantId, f64> {
 mod tests {
     use super::*;
     use crate::{EventConfig, NewEntrant, PairingSystem, TableResult};
+    use blokus_core::VariantId;
 
     /// A round robin of three where A beats everyone and B beats C, twice over.
     #[test]
     fn ratings_follow_results_and_stay_finite() {
-        let mut config = EventConfig::new("r", "duo");
+        let mut config = EventConfig::new("r", VariantId::Duo);
         config.pairing = PairingSystem::RoundRobin;
         config.rounds = 6;
         let names = ["A", "B", "C"];

@@ -1,5 +1,6 @@
 //! A paired round: its tables, its byes and where the italo-svizzero scan ended.
 
+use blokus_core::VariantId;
 use serde::{Deserialize, Serialize};
 
 use crate::entrant::{EntrantId, PairingNumber};
@@ -12,7 +13,7 @@ pub struct Table {
     /// The table number, from 1 (table 1 seats the leaders).
     pub number: u32,
     /// The variant played there (a smaller table plays its family's smaller variant).
-    pub variant: String,
+    pub variant: VariantId,
     /// The entrants in seat order: seat 0 moves first and plays the first colour(s).
     pub seats: Vec<EntrantId>,
     /// The result, once entered.

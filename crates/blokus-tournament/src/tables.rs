@@ -1,5 +1,7 @@
 //! How many tables of which size a round has, and which variant a smaller table plays.
 
+use blokus_core::VariantId;
+
 use crate::config::ShortTables;
 
 /// The table sizes of a round (largest first) and the number of byes, for `players`
@@ -54,21 +56,21 @@ impl TablePlan {
 /// that many players and no teams (`classic` at 3 seats: `classic_3`; `trigon` at 2:
 /// `trigon_2`). `None` when the family has none (`duo` has no 1-player form,
 /// `classic_teams` no 3-player one).
-pub fn table_variant(variant: &str, seats: usize) -> Option<String> {
-    let full = blokus_core::variant(variant).ok()?;
+pub fn table_variant(variant: VariantId, seats: usize) -> Option<VariantId> {
+    let full = variant.variant();
     if full.players == seats {
-        return Some(full.id.to_string());
+        return Some(variant);
     }
     if full.teams.is_some() {
         return None;
     }
-    let family = |id: blokus_core::VariantId| id.as_str().split('_').next();
-    blokus_core::VariantId::ALL
+    let family = |id: VariantId| id.as_str().split('_').next();
+    VariantId::ALL
         .into_iter()
-        .filter(|&id| family(id) == family(full.id))
-        .map(blokus_core::VariantId::variant)
+        .filter(|&id| family(id) == family(variant))
+        .map(VariantId::variant)
         .find(|v| v.players == seats && v.teams.is_none())
-        .map(|v| v.id.to_string())
+        .map(|v| v.id)
 }
 
 #[cfg(test)]
@@ -97,12 +99,13 @@ mod tests {
 
     #[test]
     fn smaller_tables_play_the_family_variant() {
-        assert_eq!(table_variant("classic", 4).as_deref(), Some("classic"));
-        assert_eq!(table_variant("classic", 3).as_deref(), Some("classic_3"));
-        assert_eq!(table_variant("classic", 2).as_deref(), Some("classic_2"));
-        assert_eq!(table_variant("trigon", 3).as_deref(), Some("trigon_3"));
-        assert_eq!(table_variant("trigon_3", 2).as_deref(), Some("trigon_2"));
-        assert_eq!(table_variant("classic_teams", 3), None);
-        assert_eq!(table_variant("duo", 1), None);
+        use VariantId::*;
+        assert_eq!(table_variant(Classic, 4), Some(Classic));
+        assert_eq!(table_variant(Classic, 3), Some(Classic3));
+        assert_eq!(table_variant(Classic, 2), Some(Classic2));
+        assert_eq!(table_variant(Trigon, 3), Some(Trigon3));
+        assert_eq!(table_variant(Trigon3, 2), Some(Trigon2));
+        assert_eq!(table_variant(ClassicTeams, 3), None);
+        assert_eq!(table_variant(Duo, 1), None);
     }
 }

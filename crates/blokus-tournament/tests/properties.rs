@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use blokus_core::VariantId;
 use blokus_tournament::{
     EntrantId, Event, EventConfig, Ledger, NewEntrant, PairingSystem, Points, Round, ShortTables,
     TablePlan, TableResult,
@@ -16,7 +17,7 @@ use proptest::test_runner::TestCaseError;
 /// and a stream of random numbers for results, withdrawals and late entries.
 #[derive(Clone, Debug)]
 struct Scenario {
-    variant: &'static str,
+    variant: VariantId,
     system: PairingSystem,
     smaller: bool,
     entrants: usize,
@@ -27,7 +28,7 @@ struct Scenario {
 
 fn scenario() -> impl Strategy<Value = Scenario> {
     (
-        prop::sample::select(vec!["duo", "trigon_3", "classic"]),
+        prop::sample::select(vec![VariantId::Duo, VariantId::Trigon3, VariantId::Classic]),
         prop::sample::select(vec![
             PairingSystem::ItaloSvizzero,
             PairingSystem::Swiss,
@@ -42,7 +43,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         .prop_map(
             |(variant, system, smaller, entrants, rounds, seed, noise)| {
                 // Round robin is for 2-player tables.
-                let system = if variant != "duo" && system == PairingSystem::RoundRobin {
+                let system = if variant != VariantId::Duo && system == PairingSystem::RoundRobin {
                     PairingSystem::Swiss
                 } else {
                     system

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use blokus_core::record::blksgf;
 use blokus_core::record::sgf::{self, GameTree, Property};
-use blokus_core::{score, Rules};
+use blokus_core::{score, RuleOptions, Rules, VariantId};
 use blokus_gtp::match_runner::{run_match, EngineSpec, GameRecord, MatchConfig};
 use blokus_tournament::{
     elo_estimates, ByeScore, Crosstable, EntrantKind, Event, EventConfig, NewEntrant,
@@ -148,7 +148,7 @@ pub fn run(args: Args) -> CmdResult {
 }
 
 /// The event's settings from the command line.
-fn event_config(args: &Args, variant: &str) -> Result<EventConfig, String> {
+fn event_config(args: &Args, variant: VariantId) -> Result<EventConfig, String> {
     let mut c = EventConfig::new(&args.name, variant);
     c.pairing = args.system.parse().map_err(|e| format!("--system: {e}"))?;
     c.rounds = match (args.rounds, c.pairing) {
@@ -296,7 +296,7 @@ fn play_table(
     specs: &[EngineSpec],
     seed: u64,
 ) -> Result<GameRecord, String> {
-    let rules = Rules::by_name(&table.variant).map_err(|e| e.to_string())?;
+    let rules = Rules::new(table.variant.variant(), RuleOptions::default());
     let engines = [
         specs[table.seats[0].index()].clone(),
         specs[table.seats[1].index()].clone(),
