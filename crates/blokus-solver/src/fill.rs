@@ -480,7 +480,7 @@ pub fn solve_from_until(
             ControlFlow::Break(()) => return (None, search.stats),
             ControlFlow::Continue(None) => {
                 search.stats.restarts += 1;
-                let s = options.seed ^ search.stats.restarts.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let s = blokus_core::seed::mix(options.seed, search.stats.restarts);
                 search.rng = SmallRng::seed_from_u64(s);
             }
         }

@@ -764,7 +764,7 @@ pub(crate) fn solve(
         let shuffle = if options.seed == 0 && attempt == 0 {
             None
         } else {
-            Some(options.seed ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            Some(blokus_core::seed::mix(options.seed, attempt))
         };
         let mut search = Search::new(rules, sym, options.decreasing, shuffle);
         if !search.force(prefix) {

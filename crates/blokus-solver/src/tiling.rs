@@ -818,7 +818,7 @@ impl Engine {
             }
             if attempt > 0 {
                 stats.restarts += 1;
-                self.shuffle(self.seed ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                self.shuffle(blokus_core::seed::mix(self.seed, attempt));
             }
             let mut s = start.clone();
             let mut limit = stats

@@ -88,7 +88,7 @@ impl MctsPlayer {
     pub fn with_params(opts: MctsOptions, params: Params) -> MctsPlayer {
         let threads = opts.threads.max(1);
         let searchers = (0..threads)
-            .map(|i| Searcher::new(opts.seed.wrapping_add(0x9e37_79b9 * i as u64), params))
+            .map(|i| Searcher::new(blokus_core::seed::mix(opts.seed, i as u64), params))
             .collect();
         MctsPlayer {
             rng: SmallRng::seed_from_u64(opts.seed ^ 0x5eed),
