@@ -21,7 +21,7 @@ enum Command {
     Serve(commands::serve::Args),
     /// Speak GTP (the text engine protocol) on stdin/stdout.
     Gtp(commands::gtp::Args),
-    /// Play two engines against each other.
+    /// Play engines against each other (two or more, seats rotating).
     Match(commands::match_cmd::Args),
     /// Run an engine tournament (italo-svizzero, Swiss or round robin).
     Tournament(commands::tournament::Args),

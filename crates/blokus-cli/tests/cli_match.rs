@@ -7,6 +7,17 @@ fn blokus() -> Command {
     Command::new(env!("CARGO_BIN_EXE_blokus"))
 }
 
+/// The standard output of a run that must have succeeded (else both streams are shown).
+fn succeeded(out: &std::process::Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 fn temp_file(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("blokus-cli-match-{}-{name}", std::process::id()))
 }
@@ -28,12 +39,7 @@ fn builtin_players_play_a_match_and_write_every_game() {
         .arg(&sgf)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(stdout.contains("4 games."), "{stdout}");
     assert!(stdout.contains("Elo difference"), "{stdout}");
     let text = std::fs::read_to_string(&sgf).unwrap();
@@ -61,12 +67,7 @@ fn two_gtp_engines_play_a_full_game() {
         .arg(&sgf)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(stdout.contains("2 games."), "{stdout}");
     let text = std::fs::read_to_string(&sgf).unwrap();
     assert_eq!(text.matches("GM[Blokus Duo]").count(), 2);
@@ -124,11 +125,88 @@ fn the_polyomino_pie_choice_travels_over_gtp() {
         .arg("--quiet")
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(stdout.contains("2 games."), "{stdout}");
+}
+
+#[test]
+fn four_seats_of_classic_mix_builtin_players_and_gtp_engines() {
+    let exe = env!("CARGO_BIN_EXE_blokus");
+    let engine =
+        |seed: u32| format!("'{exe}' gtp --game classic --player greedy --seed {seed} --quiet");
+    let sgf = temp_file("classic4.blksgf");
+    let out = blokus()
+        .args(["match", "greedy", &engine(1), "random", &engine(2)])
+        .args(["--variant", "classic", "--games", "2", "--quiet", "--sgf"])
+        .arg(&sgf)
+        .output()
+        .unwrap();
+    let stdout = succeeded(&out);
+    // One row per engine, then the game count (no Elo line with four engines).
+    assert_eq!(stdout.lines().count(), 6, "{stdout}");
+    assert!(stdout.ends_with("2 games.\n"), "{stdout}");
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    assert_eq!(text.matches("GM[Blokus]").count(), 2, "{text}");
+    // Seats rotate: in game 2 player 1 is the second engine.
+    assert!(text.contains("player 1: greedy; player 2: '"), "{text}");
+    assert!(text.contains("player 4: greedy"), "{text}");
+    // All four colours placed pieces: a whole game, not an early forfeit.
+    for colour in ["1", "2", "3", "4"] {
+        assert!(text.matches(&format!(";{colour}[")).count() >= 8, "{text}");
+    }
+    let _ = std::fs::remove_file(&sgf);
+}
+
+#[test]
+fn three_seats_of_trigon_3_with_one_gtp_engine() {
+    let exe = env!("CARGO_BIN_EXE_blokus");
+    let engine = format!("'{exe}' gtp --game trigon_3 --player greedy --quiet");
+    let out = blokus()
+        .args([
+            "match",
+            "random",
+            &engine,
+            "greedy",
+            "--variant",
+            "trigon_3",
+        ])
+        .args(["--games", "3", "--parallel", "2", "--quiet"])
+        .output()
+        .unwrap();
+    let stdout = succeeded(&out);
+    assert!(stdout.ends_with("3 games.\n"), "{stdout}");
+    // Each engine's points over the games add up to the number of games.
+    let points: f64 = stdout
+        .lines()
+        .skip(1)
+        .take(3)
+        .map(|l| {
+            l.split_whitespace()
+                .rev()
+                .nth(1)
+                .unwrap()
+                .parse::<f64>()
+                .unwrap()
+        })
+        .sum();
+    assert!((points - 3.0).abs() < 0.2, "{stdout}");
+}
+
+#[test]
+fn too_many_engines_for_the_variant_are_refused() {
+    let out = blokus()
+        .args([
+            "match",
+            "greedy",
+            "random",
+            "greedy",
+            "--variant",
+            "duo",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("3 engines given: duo needs 2 to 2"), "{err}");
 }

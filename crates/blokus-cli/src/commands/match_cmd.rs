@@ -1,9 +1,10 @@
-//! `blokus match`: plays two engines against each other and prints a results table.
+//! `blokus match`: plays engines against each other and prints a results table.
 
+use std::sync::Mutex;
+
+use blokus_arena::record::match_to_blksgf;
+use blokus_arena::{format_summary, run_match, summarize, EngineSpec, MatchConfig, MatchGame};
 use blokus_core::Rules;
-use blokus_gtp::match_runner::{
-    format_summary, games_to_blksgf, run_match, summarize, EngineSpec, MatchConfig, Progress,
-};
 
 use super::CmdResult;
 
@@ -12,13 +13,14 @@ use super::CmdResult;
 #[command(
     after_help = "Engines: a built-in player spec (random, greedy, mcts:level=5, \
 mcts:seconds=0.5,threads=2) or a GTP engine command line in quotes \
-('blokus gtp --level 3'; prefix gtp: to force a command line). Seats rotate from game to game."
+('blokus gtp --level 3'; prefix gtp: to force a command line). From two engines up to one \
+per player of the variant; in game i player p is played by engine (p + i) mod engines, so \
+seats rotate from game to game."
 )]
 pub struct Args {
-    /// The first engine.
-    pub engine1: String,
-    /// The second engine.
-    pub engine2: String,
+    /// The engines (two or more).
+    #[arg(required = true, num_args = 2.., value_name = "ENGINE")]
+    pub engines: Vec<String>,
     /// Variant id or game name.
     #[arg(long, default_value = "duo")]
     pub variant: String,
@@ -45,14 +47,10 @@ pub fn run(args: Args) -> CmdResult {
     if args.parallel == 0 {
         return Err("--parallel must be at least 1".into());
     }
-    let engines = [
-        EngineSpec::parse(&args.engine1),
-        EngineSpec::parse(&args.engine2),
-    ];
-    let names = [args.engine1.as_str(), args.engine2.as_str()];
+    let names: Vec<&str> = args.engines.iter().map(String::as_str).collect();
     let config = MatchConfig {
         rules,
-        engines,
+        engines: names.iter().map(|e| EngineSpec::parse(e)).collect(),
         games: args.games,
         parallel: args.parallel,
         seed: args.seed,
@@ -61,23 +59,65 @@ pub fn run(args: Args) -> CmdResult {
     if let Some(path) = &args.sgf {
         std::fs::write(path, "").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    let progress = (!args.quiet).then(|| Progress::new(args.games));
+    let progress = (!args.quiet).then(|| Progress::new(args.games, names.len()));
     let games = run_match(&config, &|g| {
         if let Some(p) = &progress {
             p.game_done(g);
         }
-        if let Some((e, why)) = &g.lost_by {
-            eprintln!("game {}: {} {why}", g.index + 1, names[*e]);
+        if let (Some(loss), Some(e)) = (&g.result.lost_by, g.loser()) {
+            eprintln!("game {}: {} {}", g.index + 1, names[e], loss.kind);
         }
     });
     if let Some(p) = &progress {
         p.finish();
     }
     let games = games?;
-    print!("{}", format_summary(names, &summarize(&games)));
+    print!(
+        "{}",
+        format_summary(&names, &summarize(names.len(), &games))
+    );
     if let Some(path) = &args.sgf {
-        std::fs::write(path, games_to_blksgf(names, &games))
+        std::fs::write(path, match_to_blksgf(&names, &games))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// A progress bar on standard error with the points so far (hidden when standard error
+/// is not a terminal).
+struct Progress {
+    bar: indicatif::ProgressBar,
+    points: Mutex<Vec<f64>>,
+}
+
+impl Progress {
+    fn new(games: usize, engines: usize) -> Progress {
+        let bar = indicatif::ProgressBar::new(games as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}  eta {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        Progress {
+            bar,
+            points: Mutex::new(vec![0.0; engines]),
+        }
+    }
+
+    fn game_done(&self, g: &MatchGame) {
+        let mut points = self.points.lock().unwrap_or_else(|e| e.into_inner());
+        let engines = points.len();
+        for (sum, p) in points.iter_mut().zip(g.engine_points(engines)) {
+            *sum += p;
+        }
+        let text: Vec<String> = points.iter().map(|p| format!("{p:.1}")).collect();
+        self.bar.set_message(text.join(" - "));
+        self.bar.inc(1);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }

@@ -7,10 +7,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use blokus_core::record::blksgf;
+use blokus_arena::{EngineSpec, TableResult as GameRecord};
 use blokus_core::record::sgf::{self, GameTree, Property};
-use blokus_core::{score, RuleOptions, Rules, VariantId};
-use blokus_gtp::match_runner::{run_match, EngineSpec, GameRecord, MatchConfig};
+use blokus_core::{RuleOptions, Rules, VariantId};
 use blokus_tournament::{
     elo_estimates, ByeScore, Crosstable, EntrantKind, Event, EventConfig, NewEntrant,
     PairingSystem, PlacePoints, Points, Round, ShortTables, Table, TableResult, Tiebreak,
@@ -289,7 +288,8 @@ fn play_round<'r>(
         .collect())
 }
 
-/// Plays one 2-seat table: seat 0 is the match runner's first engine, who plays first.
+/// Plays one table: seat *i* of the event's table is seat *i* of the game (seat 0 plays
+/// first).
 fn play_table(
     table: &Table,
     round: u32,
@@ -297,62 +297,38 @@ fn play_table(
     seed: u64,
 ) -> Result<GameRecord, String> {
     let rules = Rules::new(table.variant.variant(), RuleOptions::default());
-    let engines = [
-        specs[table.seats[0].index()].clone(),
-        specs[table.seats[1].index()].clone(),
-    ];
-    let config = MatchConfig {
-        rules,
-        engines,
-        games: 1,
-        parallel: 1,
-        // Each table's built-in players get their own seed.
-        seed: seed ^ (u64::from(round) << 32) ^ u64::from(table.number),
-    };
-    let mut games = run_match(&config, &|_| {}).map_err(|e| e.to_string())?;
-    games
-        .pop()
-        .ok_or_else(|| "the game was not played".to_string())
+    let seats = table
+        .seats
+        .iter()
+        .map(|e| specs[e.index()].clone())
+        .collect();
+    let arena_table = blokus_arena::Table::new(rules, seats).map_err(|e| e.to_string())?;
+    // Each table's built-in players get their own seed.
+    let seed = seed ^ (u64::from(round) << 32) ^ u64::from(table.number);
+    blokus_arena::play_game(&arena_table, seed).map_err(|e| e.to_string())
 }
 
-/// The table's result: each seat's score and place by the variant's result rule; a
-/// resignation or a forfeited game (an illegal move) loses it.
+/// The table's result: each seat's score and place as the arena ranked them (a
+/// resignation or a forfeited game, an illegal move, loses it).
 fn table_result(rec: &GameRecord) -> TableResult {
-    let rules = rec.game.rules();
-    let sides = score::side_results(rules, rec.game.position());
-    let scores: Vec<i32> = (0..2)
-        .map(|p| sides[rules.v().side_of_player(p)].score)
-        .collect();
-    let places: Vec<u32> = match &rec.lost_by {
-        Some((loser, _)) => (0..2).map(|p| if p == *loser { 2 } else { 1 }).collect(),
-        None => (0..2)
-            .map(|p| sides[rules.v().side_of_player(p)].place as u32)
-            .collect(),
-    };
+    let scores = rec.seats.iter().map(|s| s.score).collect();
+    let places = rec.seats.iter().map(|s| s.place as u32).collect();
     TableResult::with_places(scores, places).expect("places of a finished game rank the seats")
 }
 
 /// The game as a `.blksgf` tree: players, event, round, table and result.
 fn game_tree(event: &Event, round: u32, table: &Table, rec: &GameRecord) -> GameTree {
-    let name = |seat: usize| event.entrants()[table.seats[seat].index()].name.clone();
-    let mut props = vec![
-        Property::new("PB", name(0)),
-        Property::new("PW", name(1)),
+    let names: Vec<&str> = table
+        .seats
+        .iter()
+        .map(|e| event.entrants()[e.index()].name.as_str())
+        .collect();
+    let extra = vec![
         Property::new("EV", event.config().name.clone()),
         Property::new("RO", round.to_string()),
         Property::new("GN", format!("round {round}, table {}", table.number)),
     ];
-    let result = match &rec.lost_by {
-        Some((loser, why)) => {
-            props.push(Property::new("C", format!("{} {why}", name(*loser))));
-            let winner = if *loser == 0 { "W" } else { "B" };
-            let how = if why == "resigned" { "R" } else { "F" };
-            format!("{winner}+{how}")
-        }
-        None => blokus_core::record::result_text(rec.game.rules(), rec.game.position()),
-    };
-    props.push(Property::new("RE", result));
-    blksgf::to_tree(&rec.game, &props)
+    blokus_arena::record::to_tree(rec, &names, extra)
 }
 
 /// One line per table of a finished round.
