@@ -63,14 +63,15 @@ impl Shared {
     }
 
     /// Counts a failure: expected while the server is down, an error otherwise.
-    fn failure(&self, http: Option<String>) {
+    fn failure(&self, f: Failure) {
         let mut s = self.stats();
         if !*self.up.borrow() {
             s.failures_while_down += 1;
-        } else if let Some(key) = http {
-            s.http_error(key);
         } else {
-            s.ws_failures += 1;
+            match f {
+                Failure::Http(key) => s.http_error(key),
+                Failure::Ws(what) => *s.ws_failures.entry(what.to_string()).or_default() += 1,
+            }
         }
     }
 
@@ -90,6 +91,14 @@ impl Shared {
 async fn stopped(stop: &mut watch::Receiver<bool>) {
     // The guard `wait_for` returns is not Send: drop it here.
     let _ = stop.wait_for(|s| *s).await.map(|_| ());
+}
+
+/// A request or connection that failed.
+enum Failure {
+    /// An HTTP request, by status.
+    Http(String),
+    /// A WebSocket connection: what went wrong.
+    Ws(&'static str),
 }
 
 /// How playing a game ended.
@@ -135,7 +144,7 @@ pub async fn run_slot(shared: Arc<Shared>, index: usize) {
         let setup = match create(&shared, &api, kind).await {
             Ok(s) => s,
             Err(key) => {
-                shared.failure(Some(key));
+                shared.failure(Failure::Http(key));
                 // Back off before trying again (e.g. after 429 or 503).
                 let pause = Duration::from_millis(rng.gen_range(500..1500));
                 tokio::time::sleep(
@@ -236,8 +245,17 @@ struct Planned {
     conn: usize,
     at: Instant,
     ply: usize,
-    /// The move, or `None` for the pie choice.
-    cells: Option<String>,
+    action: Action,
+}
+
+/// What a person sends.
+enum Action {
+    /// A placement (canonical cells).
+    Move(String),
+    /// The pie choice `keep`.
+    Pie,
+    /// A request for a fresh state, after a refusal.
+    Ping,
 }
 
 async fn send(sink: &mut SplitSink<Ws, Message>, msg: &ClientMsg<'_>) -> bool {
@@ -255,7 +273,7 @@ async fn play(shared: &Shared, setup: &Setup, source: IpAddr, rng: &mut SmallRng
         let ws = match connect(shared.server, source, &setup.id).await {
             Ok(ws) => ws,
             Err(_) => {
-                shared.failure(None);
+                shared.failure(Failure::Ws("cannot connect"));
                 return Outcome::Lost;
             }
         };
@@ -269,7 +287,7 @@ async fn play(shared: &Shared, setup: &Setup, source: IpAddr, rng: &mut SmallRng
             )
             .await
         {
-            shared.failure(None);
+            shared.failure(Failure::Ws("send failed"));
             return Outcome::Lost;
         }
         sinks.push(sink);
@@ -291,8 +309,12 @@ async fn play(shared: &Shared, setup: &Setup, source: IpAddr, rng: &mut SmallRng
             m = incoming.next() => {
                 let (c, text) = match m {
                     Some((c, Ok(Message::Text(t)))) => (c, t),
-                    Some((_, Ok(Message::Close(_)))) | Some((_, Err(_))) | None => {
-                        shared.failure(None);
+                    Some((_, Ok(Message::Close(_)))) | None => {
+                        shared.failure(Failure::Ws("closed by the server"));
+                        return Outcome::Lost;
+                    }
+                    Some((_, Err(_))) => {
+                        shared.failure(Failure::Ws("broken"));
                         return Outcome::Lost;
                     }
                     Some(_) => continue, // pings and pongs
@@ -331,16 +353,14 @@ async fn play(shared: &Shared, setup: &Setup, source: IpAddr, rng: &mut SmallRng
                         }
                     }
                     ServerMsg::Error { code, .. } => {
-                        shared.stats().ws_error(&code);
-                        // Refused: ask for a fresh state and decide again from it.
+                        // Refused: ask for a fresh state and decide again from it (after
+                        // a pause if we were too fast, so the ping is not refused too).
                         if c < players {
+                            let pause = if code == "rate_limited" { Duration::from_secs(1) } else { Duration::ZERO };
                             acted_at = None;
-                            planned = None;
-                            if !send(&mut sinks[c], &ClientMsg::Ping).await {
-                                shared.failure(None);
-                                return Outcome::Lost;
-                            }
+                            planned = Some(Planned { conn: c, at: Instant::now() + pause, ply: 0, action: Action::Ping });
                         }
+                        shared.stats().ws_error(&code);
                     }
                     ServerMsg::Other => {}
                 }
@@ -351,9 +371,16 @@ async fn play(shared: &Shared, setup: &Setup, source: IpAddr, rng: &mut SmallRng
                 if sends > MAX_SENDS_PER_GAME {
                     return Outcome::Stalled;
                 }
-                let msg = match &p.cells {
-                    Some(cells) => ClientMsg::Move { cells, ply: p.ply },
-                    None => ClientMsg::Pie { choice: "keep" },
+                let msg = match &p.action {
+                    Action::Move(cells) => ClientMsg::Move { cells, ply: p.ply },
+                    Action::Pie => ClientMsg::Pie { choice: "keep" },
+                    Action::Ping => {
+                        if !send(&mut sinks[p.conn], &ClientMsg::Ping).await {
+                            shared.failure(Failure::Ws("send failed"));
+                            return Outcome::Lost;
+                        }
+                        continue;
+                    }
                 };
                 acted_at = Some(p.ply);
                 // A move refused or lost in a broken connection never completes: keep few.
@@ -367,11 +394,11 @@ async fn play(shared: &Shared, setup: &Setup, source: IpAddr, rng: &mut SmallRng
                     move_seen: false,
                     state_seen: vec![false; conns],
                 });
-                if p.cells.is_some() {
+                if matches!(p.action, Action::Move(_)) {
                     shared.stats().move_sent(setup.kind);
                 }
                 if !send(&mut sinks[p.conn], &msg).await {
-                    shared.failure(None);
+                    shared.failure(Failure::Ws("send failed"));
                     return Outcome::Lost;
                 }
             }
@@ -387,11 +414,11 @@ fn plan(s: &StateView, conn: usize, pace: Pace, rng: &mut SmallRng) -> Option<Pl
     if !s.mine_to_move() {
         return None;
     }
-    let cells = if s.awaiting_pie {
-        None
+    let action = if s.awaiting_pie {
+        Action::Pie
     } else {
         let legal = s.legal.as_ref().filter(|l| !l.is_empty())?;
-        Some(legal[rng.gen_range(0..legal.len())].clone())
+        Action::Move(legal[rng.gen_range(0..legal.len())].clone())
     };
     let think = match pace {
         Pace::Flat => Duration::ZERO,
@@ -402,6 +429,6 @@ fn plan(s: &StateView, conn: usize, pace: Pace, rng: &mut SmallRng) -> Option<Pl
         conn,
         at: Instant::now() + think,
         ply: s.ply,
-        cells,
+        action,
     })
 }

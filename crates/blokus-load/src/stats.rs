@@ -79,8 +79,9 @@ pub struct Stats {
     pub ws_errors: BTreeMap<String, u64>,
     /// Failed HTTP requests by status (or `connect`/`timeout`/`body`).
     pub http_errors: BTreeMap<String, u64>,
-    /// WebSocket connections that could not be opened or broke while the server was up.
-    pub ws_failures: u64,
+    /// WebSocket connections that could not be opened or broke while the server was up,
+    /// by what happened.
+    pub ws_failures: BTreeMap<String, u64>,
     /// Failures while the server was known to be down (fault mode): expected.
     pub failures_while_down: u64,
 }
@@ -97,7 +98,7 @@ impl Default for Stats {
             games_stalled: 0,
             ws_errors: BTreeMap::new(),
             http_errors: BTreeMap::new(),
-            ws_failures: 0,
+            ws_failures: BTreeMap::new(),
             failures_while_down: 0,
         }
     }
@@ -158,7 +159,7 @@ impl Stats {
             latency,
             ws_errors: self.ws_errors.clone(),
             http_errors: self.http_errors.clone(),
-            ws_failures: self.ws_failures,
+            ws_failures: self.ws_failures.clone(),
             failures_while_down: self.failures_while_down,
             memory,
         }
@@ -227,8 +228,8 @@ pub struct Report {
     pub ws_errors: BTreeMap<String, u64>,
     /// Failed HTTP requests by status.
     pub http_errors: BTreeMap<String, u64>,
-    /// WebSocket connections that failed while the server was up.
-    pub ws_failures: u64,
+    /// WebSocket connections that failed while the server was up, by what happened.
+    pub ws_failures: BTreeMap<String, u64>,
     /// Failures while the server was down (fault mode; expected).
     pub failures_while_down: u64,
     /// Server memory.
@@ -278,10 +279,10 @@ impl fmt::Display for Report {
         };
         writeln!(
             f,
-            "errors: websocket {}; http {}; broken connections {}; failures while the server was down {}",
+            "errors: websocket {}; http {}; connections {}; failures while the server was down {}",
             list(&self.ws_errors),
             list(&self.http_errors),
-            self.ws_failures,
+            list(&self.ws_failures),
             self.failures_while_down
         )?;
         let mib = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.0}"));
