@@ -65,6 +65,7 @@ pub struct MctsPlayer {
     ctx: Option<Arc<Context>>,
     rng: SmallRng,
     last_stats: SearchStats,
+    params: Params,
 }
 
 /// What the last search did.
@@ -96,6 +97,7 @@ impl MctsPlayer {
             searchers,
             ctx: None,
             last_stats: SearchStats::default(),
+            params,
         }
     }
 
@@ -248,7 +250,12 @@ impl Player for MctsPlayer {
         let rules = game.rules();
         let two_player = rules.v().players == 2 && rules.v().num_sides() == 2;
         // Resign only when every line looks lost by a clear margin, after real search.
-        if self.opts.resign && two_player && chosen.1 >= 1_000 && value < 0.03 {
+        let p = self.params;
+        if self.opts.resign
+            && two_player
+            && chosen.1 >= p.resign_min_visits
+            && value < p.resign_value
+        {
             return Decision::Resign;
         }
         match action {

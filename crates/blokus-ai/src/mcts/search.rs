@@ -34,6 +34,12 @@ pub struct Params {
     /// Stop a simulation-budget search once the most visited move cannot be overtaken
     /// by the simulations left (the move played is the same; only time is saved).
     pub early_stop: bool,
+    /// Resign (two-player games, when allowed) only when the chosen move's mean value is
+    /// below this...
+    pub resign_value: f32,
+    /// ...after at least this many simulations through it (a clearly lost game, seen
+    /// after real search).
+    pub resign_min_visits: u64,
 }
 
 impl Params {
@@ -55,6 +61,8 @@ impl Default for Params {
             widen_base: 8.0,
             widen_scale: 2.0,
             early_stop: true,
+            resign_value: 0.03,
+            resign_min_visits: 1_000,
         }
     }
 }
