@@ -240,6 +240,7 @@ test('two browsers play each other by link', async ({ browser, server }) => {
   const link = await a.locator('#share input').inputValue();
   // The host waits for the invited player: no move before the seat is taken.
   assert((await a.locator('#status').innerText()).includes('Waiting for your opponent'), 'the host is told to wait');
+  assert(await a.locator('#ai-hint').isHidden(), 'no AI hints in a game between people');
   await a.click('#tray .tray-colour.active button[data-piece="X"]');
   await a.locator('#board polygon[data-name="e10"]').click();
   await sleep(300);
@@ -843,6 +844,22 @@ test('rematch: the same table with the colours rotated', async ({ browser, serve
     await page.waitForFunction(() => (window.blokusGame?.state()?.you || []).length === 1);
     const seats = await page.evaluate(() => window.blokusGame?.state()?.seats.map((st) => `${st.kind}${st.level ?? ''}`) ?? []);
     assert(seats.join() === 'ai2,me', `the AI opens now and I choose (${seats})`);
+  });
+});
+
+test('against the AI: a hint button shows the AI\'s move as a highlight', async ({ browser, server }) => {
+  await atBothSizes(browser, async (page, size) => {
+    await openGame(page, server.url, 'duo', [{ kind: 'me' }, { kind: 'ai', level: 1 }]);
+    await waitMyTurn(page);
+    await page.click('#ai-hint');
+    await page.waitForSelector('#board .hint-cell');
+    const cells = await page.locator('#board .hint-cell').count();
+    assert(cells >= 1 && cells <= 5, `a piece highlighted (${cells} cells)`);
+    assert((await page.locator('#aim-hint').innerText()).startsWith('Hint: '), 'and named');
+    assert((await ply(page)) === 0, 'nothing played');
+    await shot(page, `ai-hint-${size.name}`);
+    await playSomeMove(page);
+    assert((await page.locator('#board .hint-cell').count()) === 0, 'the hint goes with the move');
   });
 });
 

@@ -33,6 +33,8 @@ class GamePage {
     this.viewPly = null;
     /** Whether a move was sent and its answer is awaited. */
     this.sending = false;
+    /** @type {{ply: number, piece: string, cells: string[]}|null} the AI's suggestion shown */
+    this.aiHint = null;
     /** Colours that passed recently, gathered into one notice. */
     this.passNotice = { names: /** @type {string[]} */ ([]), since: 0 };
     this.picker = new PiecePicker(
@@ -106,6 +108,7 @@ class GamePage {
 
   bindControls() {
     $('#undo').addEventListener('click', () => this.sock.send({ type: 'undo' }));
+    $('#ai-hint').addEventListener('click', () => this.askHint());
     $('#r-first').addEventListener('click', () => this.viewAt(0));
     $('#r-prev').addEventListener('click', () => this.step(-1));
     $('#r-next').addEventListener('click', () => this.step(1));
@@ -185,6 +188,33 @@ class GamePage {
     notify(`${list.join(', ')} cannot move any more and ${list.length > 1 ? 'pass' : 'passes'}.`, 'info', 'pass');
   }
 
+  /** Hints are for practice against the computer: an AI seat and no other person. */
+  hintsAllowed() {
+    const s = this.state;
+    return !!s && s.seats.some((st) => st.kind === 'ai') && !s.seats.some((st) => st.kind === 'human');
+  }
+
+  /** Asks the server for the AI's move for this player and shows it on the board. */
+  async askHint() {
+    const s = this.state;
+    if (!s || !this.myTurn()) return;
+    const held = tokensFor(id).find((t) => t.seat === s.player_to_move);
+    if (!held) return;
+    const button = /** @type {HTMLButtonElement} */ ($('#ai-hint'));
+    button.disabled = true;
+    try {
+      /** @type {{ply: number, piece: string, cells: string[]}} */
+      const hint = await postJson(`/api/games/${id}/hint`, { token: held.token });
+      this.aiHint = hint;
+      this.renderBoard();
+      $('#aim-hint').textContent = `Hint: ${hint.piece} at ${hint.cells.join(',')}, shown on the board.`;
+    } catch (e) {
+      notify(`No hint: ${e instanceof Error ? e.message : e}`, 'error');
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   /** Whether the game waits for an invited person to take their seat. */
   waitingForOpponent() {
     const s = this.state;
@@ -246,6 +276,7 @@ class GamePage {
     this.renderReplay();
     this.renderTitle();
     $('#undo').hidden = !s.can_undo || this.viewPly !== null;
+    $('#ai-hint').hidden = !this.hintsAllowed() || !this.myTurn() || this.viewPly !== null;
     // Spectators have nothing to place; after the game nobody has.
     $('#controls').hidden = (s.you || []).length === 0;
     $('#tray-col').hidden = s.over;
@@ -280,6 +311,10 @@ class GamePage {
       attach,
       attachColour: mine && s.to_move !== null ? this.v.colours[s.to_move] : null,
       starts,
+      hint:
+        mine && this.aiHint && this.aiHint.ply === s.ply && s.to_move !== null
+          ? { cells: this.aiHint.cells.map((c) => this.cellIndex.get(c) ?? 0), colour: this.v.colours[s.to_move] }
+          : null,
     });
   }
 

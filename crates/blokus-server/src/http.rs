@@ -38,6 +38,7 @@ pub fn router(hub: Hub) -> Router {
             get(|Path(p): Path<String>| async move { assets::file(&p) }),
         )
         .merge(crate::puzzles::router())
+        .merge(crate::game_hint::router())
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(hub)
 }

@@ -9,6 +9,7 @@ pub mod assets;
 pub mod codec;
 pub mod cpu;
 pub mod error;
+pub mod game_hint;
 pub mod hints;
 pub mod http;
 pub mod hub;
