@@ -52,9 +52,17 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped early (`blokus variants | head -1`) is not a failure.
+        Err(e) if is_closed_pipe(&*e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("blokus: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether an error is a write to a closed pipe (the reader of standard output is gone).
+fn is_closed_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
 }

@@ -1,7 +1,5 @@
 //! A game: rules, the current position, and its history with undo.
 
-use std::ops::ControlFlow;
-
 use crate::movetable::Move;
 use crate::notation::{self, NotationError};
 use crate::position::{Illegal, IllegalDisplay, PieChoice, Position};
@@ -269,13 +267,6 @@ impl Game {
             out.clear();
         }
         out
-    }
-
-    /// Whether a colour has any legal placement now.
-    pub fn can_move(&self, colour: usize) -> bool {
-        self.position()
-            .for_each_legal(&self.rules, colour, |_| ControlFlow::Break(()))
-            .is_break()
     }
 
     /// Each side's result (meaningful at the end, provisional before).

@@ -4,7 +4,7 @@
 //! holding per-cell tables built once; the rule code above reads only these tables, so
 //! squares and triangles share it.
 
-use crate::bitset::{CellSet, MAX_CELLS};
+use crate::bitset::MAX_CELLS;
 
 /// One cell of a board, as an index into that board's cell list.
 ///
@@ -276,11 +276,6 @@ impl Geometry {
         (0..self.coords.len()).map(Cell::new)
     }
 
-    /// All cells as a set.
-    pub fn all_cells(&self) -> CellSet {
-        self.cells().collect()
-    }
-
     /// Column (0-based from the left) and row (0-based from the bottom) of a cell.
     #[inline]
     pub fn xy(&self, cell: Cell) -> (usize, usize) {
@@ -476,6 +471,7 @@ pub fn parse_cell_name(text: &str) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitset::CellSet;
 
     #[test]
     fn boards_have_their_symmetries_and_each_keeps_adjacency() {

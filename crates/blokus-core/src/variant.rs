@@ -201,15 +201,6 @@ impl VariantData {
     pub fn has_alternate_contact(&self) -> bool {
         matches!(self.board, BoardShape::Trigon { .. })
     }
-
-    /// A short description of the players, e.g. `4 colours, 2 players`.
-    pub fn describe_players(&self) -> String {
-        let mut s = format!("{} colours, {} players", self.colours.len(), self.players);
-        if self.teams.is_some() {
-            s.push_str(&format!(" in {} teams", self.num_sides()));
-        }
-        s
-    }
 }
 
 /// A variant: shared, cheap to clone.

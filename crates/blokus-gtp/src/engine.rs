@@ -97,11 +97,6 @@ impl Engine {
         &self.game
     }
 
-    /// Whether `quit` has been received.
-    pub fn quit_requested(&self) -> bool {
-        self.quit
-    }
-
     /// Reads commands until end of input or `quit`, writing (and flushing) each response.
     /// Bytes that are not UTF-8 are replaced, never fatal.
     ///

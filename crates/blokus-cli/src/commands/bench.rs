@@ -4,6 +4,7 @@
 //! machines are shared) does not decide it. Criterion benches (`cargo bench`) give the
 //! detailed numbers; this command gives a user the same figures from the binary.
 
+use std::io::Write;
 use std::time::Instant;
 
 use blokus_core::playout::Playout;
@@ -56,21 +57,24 @@ pub fn run(args: Args) -> CmdResult {
         let rules = Rules::by_name(id)?;
         all.push(measure(&rules, args.seconds));
     }
+    let mut out = std::io::stdout().lock();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&all)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&all)?)?;
         return Ok(());
     }
-    println!(
+    writeln!(
+        out,
         "{:<16} {:>14} {:>12} {:>18}",
         "variant", "playouts/s", "moves/game", "legal moves (µs)"
-    );
+    )?;
     for f in &all {
-        println!(
+        writeln!(
+            out,
             "{:<16} {:>14.0} {:>12.1} {:>18.1}",
             f.variant, f.playouts_per_second, f.moves_per_game, f.legal_moves_start_us
-        );
+        )?;
     }
-    println!("(one thread; median of 5 rounds)");
+    writeln!(out, "(one thread; median of 5 rounds)")?;
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 //! It lives in the `blokus` binary so the fault mode can start, SIGKILL and restart the
 //! very `blokus serve` a user runs (this same executable) as a separate process.
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -150,10 +151,11 @@ pub fn run(args: Args) -> CmdResult {
 }
 
 fn print<T: serde::Serialize + std::fmt::Display>(report: &T, json: bool) -> CmdResult {
+    let mut out = std::io::stdout().lock();
     if json {
-        println!("{}", serde_json::to_string_pretty(report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(report)?)?;
     } else {
-        println!("{report}");
+        writeln!(out, "{report}")?;
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `blokus match`: plays engines against each other and prints a results table.
 
+use std::io::Write;
 use std::sync::Mutex;
 
 use blokus_arena::record::match_to_blksgf;
@@ -72,14 +73,13 @@ pub fn run(args: Args) -> CmdResult {
         p.finish();
     }
     let games = games?;
-    print!(
-        "{}",
-        format_summary(&names, &summarize(names.len(), &games))
-    );
+    // The record first: a closed standard output must not lose the games.
     if let Some(path) = &args.sgf {
         std::fs::write(path, match_to_blksgf(&names, &games))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    let summary = format_summary(&names, &summarize(names.len(), &games));
+    write!(std::io::stdout().lock(), "{summary}")?;
     Ok(())
 }
 

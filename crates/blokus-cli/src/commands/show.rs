@@ -2,6 +2,7 @@
 //! with scores. Reads `.blksgf` and this project's JSON records.
 
 use std::io::IsTerminal;
+use std::io::Write;
 use std::path::PathBuf;
 
 use blokus_core::record::{blksgf, json, rewind_to_move, sgf};
@@ -70,11 +71,12 @@ pub fn run(args: Args) -> CmdResult {
     }
     let shown = game.moves().count();
     let rules = game.rules();
-    println!("{} ({})", rules.v().game_name, rules.v().id);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{} ({})", rules.v().game_name, rules.v().id)?;
     for line in info {
-        println!("{line}");
+        writeln!(out, "{line}")?;
     }
-    println!("After move {shown} of {total}");
+    writeln!(out, "After move {shown} of {total}")?;
     let last_move = game.events().iter().rev().find_map(|e| match e {
         GameEvent::Place { mv, .. } => Some(*mv),
         GameEvent::Pie(_) => None,
@@ -85,6 +87,6 @@ pub fn run(args: Args) -> CmdResult {
             && std::env::var_os("NO_COLOR").is_none(),
         last_move,
     };
-    print!("{}", render::position(rules, game.position(), &opts));
+    write!(out, "{}", render::position(rules, game.position(), &opts))?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! counts the tilings of a rectangle up to its symmetries.
 
 use std::io::IsTerminal;
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use blokus_core::render::{self, RenderOptions};
@@ -191,8 +192,10 @@ fn run_tiling(args: &Args, ansi: bool) -> CmdResult {
         let mut ticker = Ticker::new(&format!("counting {label}"));
         let c = count::count(t, &mut |s| ticker.tick(s.nodes))?;
         ticker.finish();
+        let mut out = std::io::stdout().lock();
         match args.format {
-            Format::Json => println!(
+            Format::Json => writeln!(
+                out,
                 "{}",
                 json!({
                     "puzzle": "tiling",
@@ -201,11 +204,12 @@ fn run_tiling(args: &Args, ansi: bool) -> CmdResult {
                     "solutions": c.up_to_symmetry,
                     "up_to_symmetry": true,
                 })
-            ),
-            _ => println!(
+            )?,
+            _ => writeln!(
+                out,
                 "{} tilings of {width}x{height} with {pieces}, counting rotations and reflections of the rectangle once",
                 c.up_to_symmetry
-            ),
+            )?,
         }
         return Ok(());
     }
@@ -225,24 +229,25 @@ fn run_tiling(args: &Args, ansi: bool) -> CmdResult {
 }
 
 fn print_solution(name: &str, solution: &Solution, format: Format, ansi: bool) -> CmdResult {
+    let mut out = std::io::stdout().lock();
     match format {
         Format::Json => {
             let value = json!({
                 "puzzle": name,
                 "placements": solution.placements(),
             });
-            println!("{}", serde_json::to_string_pretty(&value)?);
+            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
         }
         Format::Blksgf => {
             let game = solution
                 .game()
                 .ok_or("--format blksgf is for puzzles on a game board")??;
-            print!("{}", blokus_core::record::blksgf::write(&game));
+            write!(out, "{}", blokus_core::record::blksgf::write(&game))?;
         }
         Format::Text => {
             match solution {
                 Solution::Tiling { tiling, placements } => {
-                    print!("{}", tiling_board(tiling, placements, ansi));
+                    write!(out, "{}", tiling_board(tiling, placements, ansi))?;
                 }
                 Solution::Board { rules, .. } => {
                     let game = solution.game().expect("board puzzle")?;
@@ -250,10 +255,10 @@ fn print_solution(name: &str, solution: &Solution, format: Format, ansi: bool) -
                         ansi,
                         last_move: None,
                     };
-                    println!("{}", render::board(rules, game.position(), &opts));
+                    writeln!(out, "{}", render::board(rules, game.position(), &opts))?;
                 }
             }
-            println!("{name}: {} pieces placed", solution.placements().len());
+            writeln!(out, "{name}: {} pieces placed", solution.placements().len())?;
         }
     }
     Ok(())

@@ -3,6 +3,7 @@
 //! final table of places, points, tiebreaks and Elo estimates, and every game written to
 //! one `.blksgf` collection.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -134,7 +135,7 @@ pub fn run(args: Args) -> CmdResult {
     if let Some(p) = &progress {
         p.finish_and_clear();
     }
-    print!("{}", final_table(&event));
+    // The files first: a closed standard output must not lose the games.
     if let Some(path) = &args.sgf {
         std::fs::write(path, sgf::write(&trees))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -143,6 +144,7 @@ pub fn run(args: Args) -> CmdResult {
         std::fs::write(path, serde_json::to_string_pretty(&event)?)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    write!(std::io::stdout().lock(), "{}", final_table(&event))?;
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 
 use blokus_core::variant::{StartRule, VariantData};
 use blokus_core::{all_variants, geometry::column_name};
+use std::io::Write;
 
 use super::CmdResult;
 
@@ -72,10 +73,11 @@ fn json(v: &VariantData) -> serde_json::Value {
 
 /// Prints the list.
 pub fn run(args: Args) -> CmdResult {
+    let mut out = std::io::stdout().lock();
     let variants = all_variants();
     if args.json {
         let list: Vec<_> = variants.iter().map(|v| json(v)).collect();
-        println!("{}", serde_json::to_string_pretty(&list)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
         return Ok(());
     }
     let header = [
@@ -121,10 +123,10 @@ pub fn run(args: Args) -> CmdResult {
             .trim_end()
             .to_string()
     };
-    println!("{}", line(&header.map(String::from)));
-    println!("{}", line(&widths.map(|w| "-".repeat(w))));
+    writeln!(out, "{}", line(&header.map(String::from)))?;
+    writeln!(out, "{}", line(&widths.map(|w| "-".repeat(w))))?;
     for r in &rows {
-        println!("{}", line(r));
+        writeln!(out, "{}", line(r))?;
     }
     Ok(())
 }
