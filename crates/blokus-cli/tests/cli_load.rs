@@ -44,7 +44,11 @@ fn fault_check_keeps_every_announced_move_across_two_kills() {
         cycles[1]["moves_checked"].as_u64().unwrap() > 100,
         "{stdout}"
     );
-    assert!(load["memory"]["max_mib"].as_f64().unwrap() > 1.0, "{load}");
+    assert!(load["server"]["max_mib"].as_f64().unwrap() > 1.0, "{load}");
+    assert!(
+        load["server"]["cpu_seconds"].as_f64().unwrap() > 0.0,
+        "{load}"
+    );
     assert_eq!(load["ws_failures"], serde_json::json!({}), "{load}");
     assert!(load["latency"]
         .as_array()

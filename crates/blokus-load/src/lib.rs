@@ -31,7 +31,7 @@ use tokio::time::Instant;
 
 pub use fault::{FaultOptions, FaultReport};
 pub use options::{Options, Pace};
-pub use stats::{GameKind, Memory, Report};
+pub use stats::{GameKind, Report, ServerUsage};
 
 use crate::api::Api;
 use crate::game::Shared;
@@ -102,7 +102,7 @@ pub(crate) struct Run {
     pub(crate) up: watch::Sender<bool>,
     stop: watch::Sender<bool>,
     slots: Vec<JoinHandle<()>>,
-    sampler: JoinHandle<Memory>,
+    sampler: JoinHandle<ServerUsage>,
     started: Instant,
 }
 
@@ -137,7 +137,7 @@ impl Run {
         let slots = (0..shared.opts.games)
             .map(|i| tokio::spawn(game::run_slot(shared.clone(), i)))
             .collect();
-        let sampler = tokio::spawn(sample_memory(pid, stop_rx));
+        let sampler = tokio::spawn(sample_server(pid, stop_rx));
         Ok(Run {
             shared,
             up,
@@ -183,20 +183,26 @@ fn validate(opts: &Options) -> Result<(), LoadError> {
     Ok(())
 }
 
-/// Samples the server's resident memory twice a second until the run stops.
-async fn sample_memory(pid: Arc<AtomicU32>, mut stop: watch::Receiver<bool>) -> Memory {
-    let mut memory = Memory::default();
+/// Samples the server's resident memory and CPU time twice a second until the run stops.
+async fn sample_server(pid: Arc<AtomicU32>, mut stop: watch::Receiver<bool>) -> ServerUsage {
+    let mut usage = ServerUsage::default();
+    // CPU seconds per process id: a restarted server is a new process.
+    let mut cpu: std::collections::HashMap<u32, f64> = std::collections::HashMap::new();
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     loop {
         let p = pid.load(Ordering::Relaxed);
         if p != 0 {
             if let Some(mib) = server::rss_mib(p) {
-                memory.sample(mib);
+                usage.sample(mib);
+            }
+            if let Some(s) = server::cpu_seconds(p) {
+                cpu.insert(p, s);
+                usage.cpu_seconds = Some(cpu.values().sum());
             }
         }
         tokio::select! {
             _ = tick.tick() => {}
-            _ = stop.wait_for(|s| *s) => return memory,
+            _ = stop.wait_for(|s| *s) => return usage,
         }
     }
 }

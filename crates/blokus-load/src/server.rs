@@ -134,6 +134,25 @@ pub fn rss_mib(pid: u32) -> Option<f64> {
     parse_vm_rss(&status)
 }
 
+/// CPU time (user + system) a process has used, in seconds, from `/proc/PID/stat`.
+pub fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_cpu_seconds(&stat)
+}
+
+/// Clock ticks per second of `/proc/PID/stat` times: 100 on Linux (USER_HZ).
+const TICKS_PER_SECOND: f64 = 100.0;
+
+fn parse_cpu_seconds(stat: &str) -> Option<f64> {
+    // After the command name (in parentheses, may hold spaces) come the fields from
+    // `state` (field 3) on; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / TICKS_PER_SECOND)
+}
+
 fn parse_vm_rss(status: &str) -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -150,5 +169,13 @@ mod tests {
         assert_eq!(parse_vm_rss(status), Some(20.0));
         assert_eq!(parse_vm_rss("Name: x\n"), None);
         assert!(rss_mib(std::process::id()).is_some_and(|m| m > 0.0));
+    }
+
+    #[test]
+    fn reads_cpu_time() {
+        let stat = "42 (blokus serve) S 1 42 42 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 4 0";
+        assert_eq!(parse_cpu_seconds(stat), Some(3.0));
+        assert_eq!(parse_cpu_seconds("garbage"), None);
+        assert!(cpu_seconds(std::process::id()).is_some());
     }
 }

@@ -127,7 +127,7 @@ impl Stats {
     }
 
     /// The report of a run that lasted `elapsed`.
-    pub fn report(&self, elapsed: Duration, memory: Memory) -> Report {
+    pub fn report(&self, elapsed: Duration, server: ServerUsage) -> Report {
         let mut latency = Vec::new();
         for kind in GameKind::ALL {
             for metric in Metric::ALL {
@@ -161,14 +161,17 @@ impl Stats {
             http_errors: self.http_errors.clone(),
             ws_failures: self.ws_failures.clone(),
             failures_while_down: self.failures_while_down,
-            memory,
+            server,
         }
     }
 }
 
-/// Server memory (resident set size from `/proc/PID/status`), MiB.
+/// What the server process used: resident memory (`VmRSS` of `/proc/PID/status`, MiB)
+/// and CPU time (user + system of `/proc/PID/stat`, summed over restarts).
 #[derive(Debug, Clone, Copy, Default, Serialize)]
-pub struct Memory {
+pub struct ServerUsage {
+    /// CPU seconds used by the server during the run.
+    pub cpu_seconds: Option<f64>,
     /// At the first sample.
     pub start_mib: Option<f64>,
     /// Largest sample.
@@ -177,8 +180,8 @@ pub struct Memory {
     pub end_mib: Option<f64>,
 }
 
-impl Memory {
-    /// Adds a sample.
+impl ServerUsage {
+    /// Adds a memory sample.
     pub fn sample(&mut self, mib: f64) {
         self.start_mib.get_or_insert(mib);
         self.max_mib = Some(self.max_mib.map_or(mib, |m| m.max(mib)));
@@ -232,8 +235,8 @@ pub struct Report {
     pub ws_failures: BTreeMap<String, u64>,
     /// Failures while the server was down (fault mode; expected).
     pub failures_while_down: u64,
-    /// Server memory.
-    pub memory: Memory,
+    /// Server memory and CPU time.
+    pub server: ServerUsage,
 }
 
 impl fmt::Display for Report {
@@ -289,10 +292,18 @@ impl fmt::Display for Report {
         write!(
             f,
             "server RSS MiB: start {}, max {}, end {}",
-            mib(self.memory.start_mib),
-            mib(self.memory.max_mib),
-            mib(self.memory.end_mib)
-        )
+            mib(self.server.start_mib),
+            mib(self.server.max_mib),
+            mib(self.server.end_mib)
+        )?;
+        if let Some(cpu) = self.server.cpu_seconds {
+            write!(f, "; server CPU {cpu:.1} s")?;
+            if self.moves_announced > 0 {
+                let per = cpu * 1000.0 / self.moves_announced as f64;
+                write!(f, " ({per:.2} ms per announced move)")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -311,7 +322,7 @@ mod tests {
             );
         }
         s.moves_announced = 50;
-        let r = s.report(Duration::from_secs(10), Memory::default());
+        let r = s.report(Duration::from_secs(10), ServerUsage::default());
         assert_eq!(r.latency.len(), 1);
         let p = &r.latency[0];
         assert_eq!(p.count, 100);
@@ -323,7 +334,7 @@ mod tests {
 
     #[test]
     fn memory_keeps_first_max_last() {
-        let mut m = Memory::default();
+        let mut m = ServerUsage::default();
         for v in [10.0, 30.0, 20.0] {
             m.sample(v);
         }
