@@ -39,6 +39,7 @@ pub fn router(hub: Hub) -> Router {
         )
         .merge(crate::puzzles::router())
         .merge(crate::game_hint::router())
+        .merge(crate::tournaments::router())
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(hub)
 }

@@ -20,6 +20,7 @@ pub mod record;
 pub mod room;
 pub mod seats;
 pub mod store;
+pub mod tournaments;
 pub mod variants;
 pub mod view;
 pub mod ws;

@@ -14,6 +14,8 @@ use serde::Serialize;
 use crate::error::AppError;
 use crate::seats::{GameStatus, Seat};
 
+mod tournaments;
+
 /// A game as stored.
 #[derive(Clone, Debug)]
 pub struct StoredGame {

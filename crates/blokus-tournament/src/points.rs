@@ -7,13 +7,13 @@ use std::ops::{Add, AddAssign, Sub};
 use std::str::FromStr;
 
 use num_rational::Ratio;
-use serde::{Deserialize, Serialize};
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 
 /// A number of match points (or any tournament quantity built from them, such as Buchholz).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+///
+/// In JSON a value with a short decimal form is a number (`3`, `0.5`, `1.75`); any other
+/// is a string fraction (`"7/3"`), so values stay exact both ways.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Points(Ratio<i64>);
 
 impl Points {
@@ -134,6 +134,45 @@ impl FromStr for Points {
     }
 }
 
+impl Serialize for Points {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = *self.0.denom();
+        if self.0.is_integer() {
+            s.serialize_i64(*self.0.numer())
+        } else if 1_000_000 % d == 0 {
+            // Exact in decimal: the shortest float that prints it parses back to it.
+            s.serialize_f64(self.to_f64())
+        } else {
+            s.serialize_str(&format!("{}/{}", self.0.numer(), d))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Points {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Points, D::Error> {
+        struct Visit;
+        impl de::Visitor<'_> for Visit {
+            type Value = Points;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number of points (3, 0.5, or \"7/3\")")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Points, E> {
+                Ok(Points::whole(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Points, E> {
+                i64::try_from(v).map(Points::whole).map_err(E::custom)
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Points, E> {
+                v.to_string().parse().map_err(E::custom)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Points, E> {
+                v.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,6 +185,28 @@ mod tests {
         assert_eq!(third.to_string(), "2.33");
         assert_eq!(Points::fraction(1, 2).to_string(), "0.5");
         assert_eq!(Points::whole(3).to_string(), "3");
+    }
+
+    #[test]
+    fn json_keeps_values_exact() {
+        for p in [
+            Points::whole(3),
+            Points::fraction(1, 2),
+            Points::fraction(7, 4),
+            Points::fraction(7, 3),
+            Points::fraction(-1, 10),
+        ] {
+            let json = serde_json::to_string(&p).unwrap();
+            assert_eq!(serde_json::from_str::<Points>(&json).unwrap(), p, "{json}");
+        }
+        assert_eq!(
+            serde_json::to_string(&Points::fraction(7, 3)).unwrap(),
+            "\"7/3\""
+        );
+        assert_eq!(
+            serde_json::to_string(&Points::fraction(3, 2)).unwrap(),
+            "1.5"
+        );
     }
 
     #[test]
