@@ -108,3 +108,56 @@ fn bad_settings_are_refused_before_any_game() {
         assert!(!sgf.exists(), "{args:?} wrote a file");
     }
 }
+
+#[test]
+fn a_classic_event_seats_four_and_plays_smaller_tables_of_three() {
+    let json = temp_file("classic.json");
+    let out = blokus()
+        .args([
+            "tournament",
+            "random",
+            "greedy",
+            "random",
+            "greedy",
+            "random",
+            "greedy",
+        ])
+        .args([
+            "--variant",
+            "classic",
+            "--short-tables",
+            "smaller",
+            "--rounds",
+            "2",
+        ])
+        .args(["--quiet", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let event: Event = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(event.is_finished());
+    for round in event.rounds() {
+        // 6 entrants at 4 seats: two tables of 3 playing classic_3.
+        let sizes: Vec<usize> = round.tables.iter().map(|t| t.seats.len()).collect();
+        assert_eq!(sizes, [3, 3]);
+        assert!(round
+            .tables
+            .iter()
+            .all(|t| t.variant.as_str() == "classic_3"));
+    }
+    // Places 4 / 2 / 0 at a table of 3: 6 points a table, two tables, two rounds.
+    let total: f64 = event
+        .standings()
+        .rows
+        .iter()
+        .map(|r| r.points.to_f64())
+        .sum();
+    assert_eq!(total, 24.0, "{stdout}");
+    let _ = std::fs::remove_file(&json);
+}

@@ -97,15 +97,6 @@ pub fn run(args: Args) -> CmdResult {
             })
             .collect(),
     )?;
-    if event.seats() != 2 {
-        return Err(format!(
-            "{} seats {} players a table; blokus tournament plays 2-player variants for now \
-             (duo, classic_2, trigon_2, junior, polyomino_*)",
-            rules.v().id,
-            event.seats()
-        )
-        .into());
-    }
     let specs: Vec<EngineSpec> = entrants.into_iter().map(|(_, s)| s).collect();
     let progress = (!args.quiet).then(|| progress_bar(&event));
     let mut trees = Vec::new();
@@ -314,7 +305,13 @@ fn play_table(
 /// resignation or a forfeited game, an illegal move, loses it).
 fn table_result(rec: &GameRecord) -> TableResult {
     let scores = rec.seats.iter().map(|s| s.score).collect();
-    let places = rec.seats.iter().map(|s| s.place as u32).collect();
+    // The arena places sides (teammates share theirs); the event ranks seats, each one
+    // more than the number of seats placed strictly better (1, 3, 1, 3 for two teams).
+    let places = rec
+        .seats
+        .iter()
+        .map(|s| 1 + rec.seats.iter().filter(|o| o.place < s.place).count() as u32)
+        .collect();
     TableResult::with_places(scores, places).expect("places of a finished game rank the seats")
 }
 
