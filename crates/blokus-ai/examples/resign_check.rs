@@ -34,7 +34,7 @@ fn main() {
                 }
             }
             let side = g.rules().v().side_of_player(loser);
-            wins += score::win_shares(g.rules(), g.position())[side];
+            wins += score::win_shares(g.rules(), g.position())[side.index()];
         }
         println!(
             "{re}: resigner's win share when played out {:.2}",

@@ -100,6 +100,7 @@ impl Context {
         self.rules
             .v()
             .side_of_player(pos.player_of(&self.rules, colour))
+            .index()
     }
 
     /// The side whose score a colour counts for, if it counts.

@@ -10,7 +10,7 @@ fn play(rules: &Rules, players: &mut [Box<dyn Player>]) -> Game {
     let mut game = Game::new(rules.clone());
     let mut guard = 0;
     while !game.is_over() {
-        let p = game.position().player_to_move(rules) % players.len();
+        let p = game.position().player_to_move(rules).index() % players.len();
         match players[p].decide(&game, Budget::default()) {
             Decision::Place(m) => game
                 .play(m)

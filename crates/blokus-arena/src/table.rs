@@ -145,7 +145,7 @@ pub(crate) fn play_seated(
     let mut lost_by = None;
     while !game.is_over() {
         let seat = game.position().player_to_move(rules);
-        let decision = players[engine_of_seat[seat]].decide(&game)?;
+        let decision = players[engine_of_seat[seat.index()]].decide(&game)?;
         let result = match decision {
             Decision::Place(m) => game.play(m).map_err(|err| err.to_string()),
             Decision::Pie(c) if game.position().awaiting_pie_choice() => {
@@ -154,7 +154,7 @@ pub(crate) fn play_seated(
             Decision::Pie(_) => Err("a pie choice when a move was due".to_string()),
             Decision::Resign if rules.v().players == 2 => {
                 lost_by = Some(Loss {
-                    seat: PlayerId::new(seat),
+                    seat,
                     kind: LossKind::Resigned,
                 });
                 break;
@@ -163,7 +163,7 @@ pub(crate) fn play_seated(
         };
         if let Err(why) = result {
             lost_by = Some(Loss {
-                seat: PlayerId::new(seat),
+                seat,
                 kind: LossKind::Forfeited(why),
             });
             break;
@@ -183,7 +183,7 @@ fn seat_results(rules: &Rules, game: &Game, lost_by: Option<&Loss>) -> Vec<SeatR
     let v = rules.v();
     let mut sides = score::side_results(rules, game.position());
     if let Some(loss) = lost_by {
-        let loser = v.side_of_player(loss.seat.index());
+        let loser = v.side_of_player(loss.seat);
         let key = |s: &score::SideResult| (s.score, -s.tiebreak);
         let others: Vec<_> = sides.iter().filter(|s| s.side != loser).map(key).collect();
         let n = sides.len();
@@ -196,11 +196,11 @@ fn seat_results(rules: &Rules, game: &Game, lost_by: Option<&Loss>) -> Vec<SeatR
         }
     }
     let winners = sides.iter().filter(|s| s.place == 1).count().max(1) as f64;
-    (0..v.players)
+    PlayerId::all(v.players)
         .map(|p| {
-            let s = &sides[v.side_of_player(p)];
+            let s = &sides[v.side_of_player(p).index()];
             SeatResult {
-                side: Side::new(s.side),
+                side: s.side,
                 score: s.score,
                 place: s.place,
                 points: if s.place == 1 { 1.0 / winners } else { 0.0 },

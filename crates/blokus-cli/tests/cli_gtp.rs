@@ -319,7 +319,7 @@ fn two_engines_play_a_whole_game_of_every_variant_as_a_match_tool_drives_them() 
         let mut game = Game::new(rules.clone());
         let mut turns = 0;
         while !game.is_over() {
-            let player = game.position().player_to_move(&rules);
+            let player = game.position().player_to_move(&rules).index();
             let colour = move_prop(&rules, game.to_move());
             let (me, other) = if player.is_multiple_of(2) {
                 (0, 1)

@@ -9,6 +9,7 @@ use std::ops::ControlFlow;
 
 use crate::bitset::CellSet;
 use crate::geometry::Cell;
+use crate::ids::PlayerId;
 use crate::movetable::Move;
 use crate::rules::Rules;
 use crate::variant::{Seat, StartRule};
@@ -250,26 +251,26 @@ impl Position {
     }
 
     /// The player who makes the colour's next placement.
-    pub fn player_of(&self, rules: &Rules, colour: usize) -> usize {
+    pub fn player_of(&self, rules: &Rules, colour: usize) -> PlayerId {
         let v = rules.v();
         if v.pie {
             // The first player makes the whole opening; afterwards the pie choice decides.
-            return match self.pie {
+            return PlayerId::new(match self.pie {
                 None => 0,
                 Some(PieChoice::Swap) => colour,
                 Some(PieChoice::Keep) => 1 - colour,
-            };
+            });
         }
-        match &v.seats[colour] {
+        PlayerId::new(match &v.seats[colour] {
             Seat::Player(p) => *p,
             Seat::Rotating(players) => players[self.placed[colour] as usize % players.len()],
-        }
+        })
     }
 
     /// The player to move (the chooser while the pie choice is pending).
-    pub fn player_to_move(&self, rules: &Rules) -> usize {
+    pub fn player_to_move(&self, rules: &Rules) -> PlayerId {
         if self.awaiting_pie {
-            1
+            PlayerId(1)
         } else {
             self.player_of(rules, self.to_move())
         }

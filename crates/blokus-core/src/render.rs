@@ -132,7 +132,7 @@ pub fn scores(rules: &Rules, pos: &Position, opts: &RenderOptions) -> String {
     let set = rules.table().pieces();
     let mut out = String::new();
     for cs in score::colour_scores(rules, pos) {
-        let c = cs.colour;
+        let c = cs.colour.index();
         let name = rules.colour_name(c);
         let mut title = format!("{} ({})", capitalise(name), colour_symbol(rules, c));
         if opts.ansi {

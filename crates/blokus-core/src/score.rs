@@ -1,5 +1,6 @@
 //! Scores and results (SPEC 6).
 
+use crate::ids::{Colour, Side};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::variant::Scoring;
@@ -12,8 +13,8 @@ pub const MONOMINO_LAST_BONUS: i32 = 5;
 /// The score breakdown of one colour.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ColourScore {
-    /// Colour index.
-    pub colour: usize,
+    /// The colour.
+    pub colour: Colour,
     /// Pieces placed.
     pub pieces_placed: usize,
     /// Cells placed.
@@ -35,8 +36,8 @@ pub struct ColourScore {
 /// A side's (player's or team's) result.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SideResult {
-    /// Side index (player, or team where there are teams).
-    pub side: usize,
+    /// The side (player, or team where there are teams).
+    pub side: Side,
     /// The side's score under the variant's result rule: points (Standard), pieces
     /// placed (Junior) or cells placed (Polyomino).
     pub score: i32,
@@ -60,7 +61,7 @@ pub fn colour_scores(rules: &Rules, pos: &Position) -> Vec<ColourScore> {
                 0
             };
             ColourScore {
-                colour: c,
+                colour: Colour::new(c),
                 pieces_placed: pos.pieces_placed(c),
                 cells_placed: pos.cells_placed(c),
                 cells_remaining: remaining,
@@ -75,8 +76,9 @@ pub fn colour_scores(rules: &Rules, pos: &Position) -> Vec<ColourScore> {
 }
 
 /// The side a colour's score counts for (`None` for an uncounted colour).
-pub fn side_of_colour(rules: &Rules, pos: &Position, colour: usize) -> Option<usize> {
-    rules.v().scored[colour].then(|| rules.v().side_of_player(pos.player_of(rules, colour)))
+pub fn side_of_colour(rules: &Rules, pos: &Position, colour: Colour) -> Option<Side> {
+    let c = colour.index();
+    rules.v().scored[c].then(|| rules.v().side_of_player(pos.player_of(rules, c)))
 }
 
 /// Each side's result, with places.
@@ -86,7 +88,7 @@ pub fn side_results(rules: &Rules, pos: &Position) -> Vec<SideResult> {
     let mut score = vec![0i32; n];
     let mut tiebreak = vec![0i32; n];
     for cs in colour_scores(rules, pos) {
-        let Some(side) = side_of_colour(rules, pos, cs.colour) else {
+        let Some(side) = side_of_colour(rules, pos, cs.colour).map(Side::index) else {
             continue;
         };
         match v.scoring {
@@ -101,7 +103,7 @@ pub fn side_results(rules: &Rules, pos: &Position) -> Vec<SideResult> {
     let key = |s: usize| (score[s], -tiebreak[s]);
     (0..n)
         .map(|s| SideResult {
-            side: s,
+            side: Side::new(s),
             score: score[s],
             tiebreak: tiebreak[s],
             place: 1 + (0..n).filter(|&o| key(o) > key(s)).count(),
@@ -119,17 +121,17 @@ pub fn win_shares(rules: &Rules, pos: &Position) -> Vec<f64> {
 }
 
 /// The side name for people: the player's colours or the team's.
-pub fn side_name(rules: &Rules, side: usize) -> String {
+pub fn side_name(rules: &Rules, side: Side) -> String {
     let v = rules.v();
     let colours: Vec<&str> = (0..v.colours.len())
         .filter(|&c| match &v.seats[c] {
-            crate::variant::Seat::Player(p) => v.side_of_player(*p) == side,
+            crate::variant::Seat::Player(p) => v.side_of_player(crate::PlayerId::new(*p)) == side,
             crate::variant::Seat::Rotating(_) => false,
         })
         .map(|c| v.colours[c])
         .collect();
     if v.pie {
-        format!("player {}", side + 1)
+        format!("player {}", side.index() + 1)
     } else {
         colours.join("+")
     }

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use crate::geometry::{BoardShape, Cell, Geometry};
+use crate::ids::{PlayerId, Side};
 use crate::movetable::MoveTable;
 use crate::piece::PieceSetId;
 
@@ -193,8 +194,12 @@ impl VariantData {
     }
 
     /// The side of a player.
-    pub fn side_of_player(&self, player: usize) -> usize {
-        self.teams.as_ref().map_or(player, |t| t[player])
+    pub fn side_of_player(&self, player: PlayerId) -> Side {
+        Side::new(
+            self.teams
+                .as_ref()
+                .map_or(player.index(), |t| t[player.index()]),
+        )
     }
 
     /// Whether the alternate contact rule can apply (Trigon boards).

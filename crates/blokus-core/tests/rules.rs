@@ -1,7 +1,7 @@
 //! Rule tests: scoring examples of SPEC 6 and each variant's special rules.
 
 use blokus_core::score::{colour_scores, side_results};
-use blokus_core::{Game, Illegal, PieChoice, Position, RuleOptions, Rules};
+use blokus_core::{Game, Illegal, PieChoice, PlayerId, Position, RuleOptions, Rules};
 
 /// Places the named pieces of `colour` anywhere they fit (ignoring placement rules,
 /// like setup), in the given order.
@@ -126,7 +126,7 @@ fn classic_3_green_rotates_between_players() {
         let m = game.legal_moves()[0];
         game.play(m).unwrap();
     }
-    assert_eq!(green_players, vec![0, 1, 2, 0]);
+    assert_eq!(green_players, [0, 1, 2, 0].map(PlayerId));
 }
 
 #[test]
@@ -222,7 +222,7 @@ fn polyomino_pie_rule() {
     game.play(centre).unwrap();
     assert_eq!(
         game.position().player_to_move(&rules),
-        0,
+        PlayerId(0),
         "the first player places both opening pieces"
     );
     let same = game
@@ -233,18 +233,18 @@ fn polyomino_pie_rule() {
     let orange = game.legal_moves()[0];
     game.play(orange).unwrap();
     assert!(game.position().awaiting_pie_choice());
-    assert_eq!(game.position().player_to_move(&rules), 1);
+    assert_eq!(game.position().player_to_move(&rules), PlayerId(1));
     assert!(game.legal_moves().is_empty());
     game.choose_pie(PieChoice::Keep).unwrap();
     assert_eq!(game.to_move(), 0);
     assert_eq!(
         game.position().player_of(&rules, 0),
-        1,
+        PlayerId(1),
         "keep: the chooser plays Blue"
     );
     game.undo().unwrap();
     game.choose_pie(PieChoice::Swap).unwrap();
-    assert_eq!(game.position().player_of(&rules, 0), 0);
+    assert_eq!(game.position().player_of(&rules, 0), PlayerId(0));
     // From now on the corner rule applies.
     for m in game.legal_moves() {
         assert!(t

@@ -359,10 +359,10 @@ impl Engine {
     fn place_of(&self, colour: usize) -> CmdResult {
         let rules = self.game.rules();
         let pos = self.game.position();
-        let side = score::side_of_colour(rules, pos, colour)
+        let side = score::side_of_colour(rules, pos, blokus_core::Colour::new(colour))
             .ok_or_else(|| format!("the score of {} is not counted", rules.colour_name(colour)))?;
         let results = score::side_results(rules, pos);
-        let place = results[side].place;
+        let place = results[side.index()].place;
         let shared = results.iter().any(|r| r.side != side && r.place == place);
         Ok(if shared {
             format!("{place} shared")

@@ -71,7 +71,7 @@ async fn hint(
     if game.is_over() || pos.awaiting_pie_choice() {
         return Err(AppError::Conflict("there is no placement to hint".into()));
     }
-    if pos.player_to_move(game.rules()) != seat {
+    if pos.player_to_move(game.rules()).index() != seat {
         return Err(AppError::Conflict("it is not your turn".into()));
     }
     let ply = game.events().len();

@@ -254,8 +254,12 @@ impl Room {
     /// Sends the state to some connections.
     fn send_state(&mut self, ids: &[u64]) {
         let game = self.view();
-        let mover =
-            (!self.game.is_over()).then(|| self.game.position().player_to_move(self.game.rules()));
+        let mover = (!self.game.is_over()).then(|| {
+            self.game
+                .position()
+                .player_to_move(self.game.rules())
+                .index()
+        });
         let plays_mover = |c: &Conn| mover.is_some_and(|p| c.seats.contains(&p));
         let needs_legal = ids
             .iter()
@@ -480,7 +484,11 @@ impl Room {
                 "spectators cannot move: join with a seat token first",
             ));
         }
-        let p = self.game.position().player_to_move(self.game.rules());
+        let p = self
+            .game
+            .position()
+            .player_to_move(self.game.rules())
+            .index();
         if !seats.contains(&p) {
             let whose = self.game.rules().colour_name(self.game.to_move());
             return Err(Refusal::new(
@@ -597,7 +605,11 @@ impl Room {
         if self.ai_pending == Some(ply) {
             return;
         }
-        let p = self.game.position().player_to_move(self.game.rules());
+        let p = self
+            .game
+            .position()
+            .player_to_move(self.game.rules())
+            .index();
         let Some(seat) = self.seats.get(p) else {
             return;
         };

@@ -13,6 +13,7 @@ pub fn event_player(game: &Game, n: usize) -> usize {
     game.position_at(n)
         .expect("event index within history")
         .player_to_move(game.rules())
+        .index()
 }
 
 /// The colours each seat plays now, by name. The rotating Green of `classic_3` is listed
@@ -24,7 +25,7 @@ pub fn seat_colours(game: &Game, players: usize) -> Vec<Vec<&'static str>> {
     for c in 0..rules.num_colours() {
         let p = match rules.seat(c) {
             ColourSeat::Player(p) if !rules.v().pie => *p,
-            _ => pos.player_of(rules, c),
+            _ => pos.player_of(rules, c).index(),
         };
         if p < players {
             out[p].push(rules.colour_name(c));
@@ -175,7 +176,7 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], connected: &[bool]) -> GameV
     let results = side_results(rules, pos)
         .into_iter()
         .map(|r| ResultView {
-            side: r.side,
+            side: r.side.index(),
             name: side_name(rules, r.side),
             score: r.score,
             tiebreak: r.tiebreak,
@@ -204,7 +205,7 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], connected: &[bool]) -> GameV
         ply: game.events().len(),
         over,
         to_move,
-        player_to_move: (!over).then(|| pos.player_to_move(rules)),
+        player_to_move: (!over).then(|| pos.player_to_move(rules).index()),
         awaiting_pie: pie && !over,
         owners,
         moves,

@@ -356,7 +356,11 @@ impl Searcher {
         let parent = self.tree.nodes[idx as usize];
         let first = self.tree.nodes.len() as u32;
         if pos.awaiting_pie_choice() {
-            let side = ctx.rules.v().side_of_player(pos.player_to_move(&ctx.rules)) as u8;
+            let side = ctx
+                .rules
+                .v()
+                .side_of_player(pos.player_to_move(&ctx.rules))
+                .0;
             let q = parent.mean(side as usize);
             self.tree.nodes.push(Node::new(PIE_KEEP, side, q));
             self.tree.nodes.push(Node::new(PIE_SWAP, side, q));
