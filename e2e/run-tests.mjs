@@ -904,6 +904,27 @@ test('docs: the README and docs/ link only to files in the repository', async ()
   assert(existsSync(path.join(root, 'docs', 'rules.md')), 'the rules are in the repository');
   const ignore = readFileSync(path.join(root, '.gitignore'), 'utf8');
   assert(ignore.split('\n').includes('blokus-data/'), '.gitignore covers the default data folder');
+
+test('every page works under the strict content security policy', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  /** @type {string[]} */
+  const violations = [];
+  page.on('console', (m) => {
+    if (m.text().includes('Content Security Policy')) violations.push(m.text());
+  });
+  const res = await page.goto(`${server.url}/`);
+  assert((res?.headers()['content-security-policy'] || '').includes("default-src 'none'"), 'the lobby has a CSP');
+  await createFromLobby(page, server.url, 'duo', ['me', 'ai']);
+  await page.waitForSelector('#status.status-you');
+  await playSomeMove(page, 'X');
+  await waitPly(page, 2, 60000);
+  await page.waitForSelector('#conn.conn-open');
+  await page.goto(`${server.url}/puzzle?id=tetro_8x10`);
+  await page.waitForFunction(() => window.blokusPuzzle?.puzzleId() === 'tetro_8x10');
+  await placePuzzlePiece(page, 'blue', 'L4', ['a1', 'b1', 'c1', 'a2']);
+  assert((await page.locator('#board polygon.cell.filled').count()) === 4, 'a puzzle piece drawn');
+  assert(violations.length === 0, `CSP violations: ${violations.join(' | ')}`);
+  await page.close();
 });
 
 async function main() {

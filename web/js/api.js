@@ -230,7 +230,11 @@ export function $(selector, root = document) {
  */
 export function h(tag, attrs = {}, children = []) {
   const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) {
+    // Styles through the style object: the page's CSP forbids style attributes.
+    if (k === 'style') el.style.cssText = v;
+    else el.setAttribute(k, v);
+  }
   for (const c of children) el.append(c);
   return el;
 }

@@ -18,7 +18,11 @@ const MARGIN = 26;
  */
 export function svg(tag, attrs = {}) {
   const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs)) {
+    // Styles through the style object: the page's CSP forbids style attributes.
+    if (k === 'style') el.style.cssText = String(v);
+    else el.setAttribute(k, String(v));
+  }
   return el;
 }
 
@@ -189,8 +193,9 @@ export class BoardView {
     this.cellEls.forEach((el, i) => {
       const o = m.owners[i];
       el.setAttribute('class', o >= 0 ? `cell filled${m.last.has(i) ? ' last' : ''}` : 'cell');
-      if (o >= 0) el.setAttribute('style', `fill:${colourHex(m.colours[o])}`);
-      else el.removeAttribute('style');
+      // Through the style object, not a style attribute: the page's CSP allows no inline styles.
+      if (o >= 0) el.style.fill = colourHex(m.colours[o]);
+      else el.style.removeProperty('fill');
     });
     this.marksLayer.replaceChildren();
     for (const s of m.starts) {

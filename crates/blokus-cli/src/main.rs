@@ -35,6 +35,10 @@ enum Command {
     Bench(commands::bench::Args),
     /// Load-test the server over its WebSocket API; with --fault, kill and restart it.
     Load(commands::load::Args),
+    /// Copy a server's data folder while it runs.
+    Backup(commands::backup::BackupArgs),
+    /// Write a backup into a data folder (its server stopped).
+    Restore(commands::backup::RestoreArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +53,8 @@ fn main() -> ExitCode {
         Command::Show(a) => commands::show::run(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Load(a) => commands::load::run(a),
+        Command::Backup(a) => commands::backup::backup(a),
+        Command::Restore(a) => commands::backup::restore(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

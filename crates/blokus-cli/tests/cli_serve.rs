@@ -48,6 +48,24 @@ impl Serve {
         (status, body)
     }
 
+    /// SIGINT (Ctrl-C): the server stops gracefully; its exit status, within 20 s.
+    fn interrupt(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success());
+        for _ in 0..200 {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        self.child.kill().unwrap();
+        panic!("blokus serve did not stop within 20 s of Ctrl-C");
+    }
+
     /// SIGKILL: no chance to flush or clean up.
     fn kill9(mut self) {
         self.child.kill().unwrap();
@@ -98,4 +116,66 @@ fn serve_reports_an_unusable_data_directory() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("data directory"), "{err}");
     let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn a_backup_taken_while_serving_restores_every_game_and_ctrl_c_stops_cleanly() {
+    let tmp = std::env::temp_dir().join(format!("blokus-cli-backup-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let data = tmp.join("data");
+    let server = Serve::start(&data);
+    let (status, created) = server.request(
+        "POST",
+        "/api/games",
+        r#"{"variant":"duo","seats":[{"kind":"me"},{"kind":"hotseat"}]}"#,
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created.split("\"id\":\"").nth(1).unwrap()[..16].to_string();
+
+    let blokus = |args: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_blokus"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let backup = tmp.join("backup.sqlite3");
+    let out = blokus(&["backup".as_ref(), data.as_os_str(), backup.as_os_str()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A backup never overwrites a file.
+    let out = blokus(&["backup".as_ref(), data.as_os_str(), backup.as_os_str()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exists already"));
+
+    // Ctrl-C: a clean stop.
+    let status = server.interrupt();
+    assert!(status.success(), "{status:?}");
+
+    let restored = tmp.join("restored");
+    let out = blokus(&["restore".as_ref(), backup.as_os_str(), restored.as_os_str()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let server = Serve::start(&restored);
+    let (status, state) = server.request("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(status, 200, "{state}");
+    assert!(state.contains("\"variant\":\"duo\""), "{state}");
+    server.kill9();
+
+    // Not a backup: refused by name, nothing written.
+    let junk = tmp.join("junk.sqlite3");
+    std::fs::write(&junk, "hello").unwrap();
+    let elsewhere = tmp.join("elsewhere");
+    let out = blokus(&["restore".as_ref(), junk.as_os_str(), elsewhere.as_os_str()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("junk.sqlite3"), "{err}");
+    assert!(!elsewhere.join("blokus.sqlite3").exists());
+    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -153,3 +153,10 @@ fn show_explains_bad_files() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("has only 3 moves"), "{}", stderr(&o));
 }
+
+#[test]
+fn show_refuses_an_endless_file_without_reading_it_all() {
+    let o = blokus(&["show", "/dev/zero"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("larger than 4 MiB"), "{}", stderr(&o));
+}

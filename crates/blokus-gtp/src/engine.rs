@@ -381,8 +381,7 @@ impl Engine {
             ),
             None => None,
         };
-        let bytes = std::fs::read(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
-        let text = String::from_utf8(bytes).map_err(|_| format!("'{file}' is not UTF-8 text"))?;
+        let text = blokus_core::record::read_file(std::path::Path::new(file))?;
         let mut game = blksgf::read(&text).map_err(|e| format!("{file}: {e}"))?;
         if let Some(n) = number {
             rewind_to_move(&mut game, n - 1);

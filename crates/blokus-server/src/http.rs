@@ -8,7 +8,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use blokus_core::{all_variants, RuleOptions};
+use blokus_core::{all_variants, Game, RuleOptions, Rules};
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
@@ -17,7 +17,7 @@ use crate::room::RoomMsg;
 use crate::seats::{is_token, new_game_id, new_token, AiLevel, GameStatus, Seat, SeatKind};
 use crate::store::GameSummary;
 use crate::variants::{VariantDetail, VariantSummary};
-use crate::{assets, variants, ws};
+use crate::{assets, middleware, variants, ws};
 
 /// Every route of the server.
 pub fn router(hub: Hub) -> Router {
@@ -41,6 +41,12 @@ pub fn router(hub: Hub) -> Router {
         .merge(crate::game_hint::router())
         .merge(crate::tournaments::router())
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn_with_state(
+            hub.limits.request_timeout,
+            middleware::deadline,
+        ))
+        .layer(axum::middleware::from_fn(middleware::json_errors))
+        .layer(axum::middleware::from_fn(middleware::security_headers))
         .with_state(hub)
 }
 
@@ -164,18 +170,26 @@ async fn create_game(
     };
     let id = new_game_id();
     let status = GameStatus::of(false, &seats);
+    let ai_first = crate::room::ai_to_move(&Game::new(Rules::new(v.clone(), options)), &seats);
+    // Refuse before storing: a game whose room cannot start would be an orphan.
+    hub.check_room_for_new_game().await?;
     hub.store
-        .create_game(
-            id.clone(),
-            v.id.to_string(),
-            serde_json::to_string(&options).expect("options serialise"),
+        .create_game(crate::store::NewGame {
+            id: id.clone(),
+            variant: v.id.to_string(),
+            options: serde_json::to_string(&options).expect("options serialise"),
             seats,
             status,
-            tokens.clone(),
-        )
+            ai_to_move: ai_first,
+            tokens: tokens.clone(),
+        })
         .await?;
-    // Start the room now so an AI that moves first starts thinking at once.
-    hub.room(&id).await?;
+    // Start the room now so an AI that moves first starts thinking at once. If the last
+    // room went to somebody else meanwhile, the game is taken back.
+    if let Err(e) = hub.room(&id).await {
+        hub.store.delete_game(id).await?;
+        return Err(e);
+    }
     let body = Created {
         url: format!("/game/{id}"),
         id,
@@ -195,17 +209,29 @@ struct ListQuery {
 
 async fn list_games(
     State(hub): State<Hub>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Query(q): Query<ListQuery>,
 ) -> Result<Json<GameLists>, AppError> {
     let mine = match q.mine {
         Some(m) => {
+            // Tokens that hold no seat are guesses: they cost the address.
+            if !hub.guesses.has(peer.ip()) {
+                return Err(AppError::RateLimited(
+                    "too many unknown tokens from your address; wait a minute".into(),
+                ));
+            }
             let tokens: Vec<String> = m
                 .split(',')
                 .filter(|t| is_token(t))
                 .take(200)
                 .map(String::from)
                 .collect();
-            Some(hub.store.mine(tokens, 100).await?)
+            let asked = tokens.len();
+            let games = hub.store.mine(tokens, 100).await?;
+            let found: usize = games.iter().map(|g| g.my_seats.len()).sum();
+            hub.guesses
+                .spend(peer.ip(), asked.saturating_sub(found) as f64);
+            Some(games)
         }
         None => None,
     };
@@ -298,19 +324,26 @@ async fn record_json(State(hub): State<Hub>, Path(id): Path<String>) -> Result<R
 
 async fn websocket(
     State(hub): State<Hub>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, AppError> {
     // Refuse unknown games before upgrading.
     hub.room(&id).await?;
-    let permit = hub
+    let ip = peer.ip();
+    let address = hub
+        .ws_addresses
+        .take(ip, hub.limits.ws_per_address)
+        .ok_or_else(|| AppError::RateLimited("too many connections from your address".into()))?;
+    let server = hub
         .connections
         .clone()
         .try_acquire_owned()
         .map_err(|_| AppError::Busy("too many connections; try again later".into()))?;
+    let permits = ws::Permits { server, address };
     let max = hub.limits.max_message;
     Ok(upgrade
         .max_message_size(max)
         .max_frame_size(max)
-        .on_upgrade(move |socket| ws::connection(socket, id, hub, permit)))
+        .on_upgrade(move |socket| ws::connection(socket, id, hub, ip, permits)))
 }

@@ -20,9 +20,59 @@ use crate::room::{self, RoomHandle, RoomMsg};
 pub const ROOM_IDLE: Duration = Duration::from_secs(120);
 /// How often idle rooms are looked for.
 const SWEEP_EVERY: Duration = Duration::from_secs(30);
+use crate::listen::PerAddress;
 use crate::seats::is_game_id;
 use crate::store::Store;
 use crate::ws::Bucket;
+
+/// Token buckets per client address (game creations, wrong tokens).
+#[derive(Clone)]
+pub struct AddressBuckets {
+    map: Arc<std::sync::Mutex<HashMap<IpAddr, Bucket>>>,
+    per_second: f64,
+    burst: f64,
+}
+
+impl AddressBuckets {
+    /// Buckets of `per_minute` tokens a minute, bursts up to `burst`.
+    pub fn new(per_minute: f64, burst: f64) -> AddressBuckets {
+        AddressBuckets {
+            map: Arc::default(),
+            per_second: per_minute / 60.0,
+            burst,
+        }
+    }
+
+    fn with<T>(&self, ip: IpAddr, f: impl FnOnce(&mut Bucket, Instant) -> T) -> T {
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        if map.len() > 10_000 {
+            // Full buckets carry no information: forget them so the map stays bounded.
+            map.retain(|_, b| !b.is_full(now));
+        }
+        let b = map
+            .entry(ip)
+            .or_insert_with(|| Bucket::new(self.per_second, self.burst));
+        f(b, now)
+    }
+
+    /// Takes a token of `ip` if it has one.
+    pub fn take(&self, ip: IpAddr) -> bool {
+        self.with(ip, |b, now| b.take(now))
+    }
+
+    /// Whether `ip` has a token left.
+    pub fn has(&self, ip: IpAddr) -> bool {
+        self.with(ip, |b, now| b.has(now))
+    }
+
+    /// Charges `n` tokens to `ip` (into debt).
+    pub fn spend(&self, ip: IpAddr, n: f64) {
+        if n > 0.0 {
+            self.with(ip, |b, now| b.spend(now, n));
+        }
+    }
+}
 
 /// Limits of one server.
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +93,22 @@ pub struct Limits {
     pub creates_per_minute: f64,
     /// Games one client address may create in a burst.
     pub create_burst: f64,
+    /// WebSocket connections one client address may hold at once.
+    pub ws_per_address: usize,
+    /// HTTP connections one client address may hold open at once.
+    pub http_per_address: usize,
+    /// Time a client has to send a request's headers (also the idle keep-alive time).
+    pub header_timeout: Duration,
+    /// Time a request may take, body included.
+    pub request_timeout: Duration,
+    /// Interval of the server's WebSocket pings.
+    pub ws_ping_every: Duration,
+    /// A WebSocket that sends nothing (not even a pong) for this long is closed.
+    pub ws_idle: Duration,
+    /// Wrong seat tokens one address may try per minute on average.
+    pub guesses_per_minute: f64,
+    /// Wrong seat tokens one address may try in a burst.
+    pub guess_burst: f64,
 }
 
 impl Default for Limits {
@@ -56,6 +122,14 @@ impl Default for Limits {
             msg_burst: 20.0,
             creates_per_minute: 20.0,
             create_burst: 30.0,
+            ws_per_address: 64,
+            http_per_address: 256,
+            header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+            ws_ping_every: Duration::from_secs(25),
+            ws_idle: Duration::from_secs(60),
+            guesses_per_minute: 30.0,
+            guess_burst: 20.0,
         }
     }
 }
@@ -71,7 +145,11 @@ pub struct Hub {
     /// Permits for WebSocket connections.
     pub connections: Arc<Semaphore>,
     next_conn: Arc<AtomicU64>,
-    creators: Arc<std::sync::Mutex<HashMap<IpAddr, Bucket>>>,
+    creators: AddressBuckets,
+    /// Wrong seat tokens per address.
+    pub guesses: AddressBuckets,
+    /// WebSocket connections per address.
+    pub ws_addresses: PerAddress,
     /// The limiter of CPU-heavy work (AI moves, hints).
     pub cpu: Cpu,
     /// Puzzle hints and the solutions they found.
@@ -89,7 +167,9 @@ impl Hub {
             rooms: Arc::new(Mutex::new(HashMap::new())),
             connections: Arc::new(Semaphore::new(limits.max_connections)),
             next_conn: Arc::new(AtomicU64::new(1)),
-            creators: Arc::new(std::sync::Mutex::new(HashMap::new())),
+            creators: AddressBuckets::new(limits.creates_per_minute, limits.create_burst),
+            guesses: AddressBuckets::new(limits.guesses_per_minute, limits.guess_burst),
+            ws_addresses: PerAddress::default(),
             hints: Hints::new(cpu.clone()),
             cpu,
         };
@@ -108,6 +188,10 @@ impl Hub {
     /// request). The map stays locked meanwhile, so nobody gets an evicted room's handle.
     pub async fn evict_idle(&self, idle: Duration) -> usize {
         let mut rooms = self.rooms.lock().await;
+        Self::evict(&mut rooms, idle).await
+    }
+
+    async fn evict(rooms: &mut HashMap<String, RoomHandle>, idle: Duration) -> usize {
         let mut gone = Vec::new();
         for (id, h) in rooms.iter() {
             let (tx, rx) = oneshot::channel();
@@ -163,18 +247,7 @@ impl Hub {
     /// # Errors
     /// [`AppError::RateLimited`] when the address creates games too fast.
     pub fn allow_create(&self, ip: IpAddr) -> Result<(), AppError> {
-        let mut map = self.creators.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() > 10_000 {
-            // Full buckets carry no information: forget them so the map stays bounded.
-            let now = Instant::now();
-            map.retain(|_, b| !b.is_full(now));
-        }
-        let (rate, burst) = (
-            self.limits.creates_per_minute / 60.0,
-            self.limits.create_burst,
-        );
-        let bucket = map.entry(ip).or_insert_with(|| Bucket::new(rate, burst));
-        if bucket.take(Instant::now()) {
+        if self.creators.take(ip) {
             Ok(())
         } else {
             Err(AppError::RateLimited(
@@ -205,22 +278,59 @@ impl Hub {
                 return Ok(h.clone());
             }
         }
-        if rooms.len() >= self.limits.max_rooms {
-            rooms.retain(|_, h| !h.is_closed());
-            if rooms.len() >= self.limits.max_rooms {
-                return Err(AppError::Busy(
-                    "too many games are live; try again later".into(),
-                ));
-            }
-        }
+        self.make_way(&mut rooms).await?;
         let stored = self
             .store
             .load_game(id.to_string())
             .await?
             .ok_or_else(|| AppError::NotFound(format!("no game '{id}'")))?;
-        let h = room::spawn(stored, self.store.clone(), self.cpu.clone())?;
+        let h = room::spawn(
+            stored,
+            self.store.clone(),
+            self.cpu.clone(),
+            self.guesses.clone(),
+        )?;
         rooms.insert(id.to_string(), h.clone());
         Ok(h)
+    }
+
+    /// Makes sure one more room fits: at the limit, rooms nobody uses leave memory at
+    /// once (they come back on demand).
+    async fn make_way(&self, rooms: &mut HashMap<String, RoomHandle>) -> Result<(), AppError> {
+        if rooms.len() >= self.limits.max_rooms {
+            rooms.retain(|_, h| !h.is_closed());
+        }
+        if rooms.len() >= self.limits.max_rooms {
+            Self::evict(rooms, Duration::ZERO).await;
+        }
+        if rooms.len() >= self.limits.max_rooms {
+            return Err(AppError::Busy(
+                "too many games are live; try again later".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether a new game's room would fit now.
+    ///
+    /// # Errors
+    /// [`AppError::Busy`] at the room limit.
+    pub async fn check_room_for_new_game(&self) -> Result<(), AppError> {
+        let mut rooms = self.rooms.lock().await;
+        self.make_way(&mut rooms).await
+    }
+
+    /// Stops the server's work: CPU-heavy jobs first, then every room finishes what it
+    /// is doing (a move being saved is saved), says goodbye to its connections and ends.
+    pub async fn shutdown(&self) {
+        self.cpu.stop();
+        let rooms: Vec<RoomHandle> = self.rooms.lock().await.drain().map(|(_, h)| h).collect();
+        for h in rooms {
+            let (tx, rx) = oneshot::channel();
+            if h.try_send(RoomMsg::Shutdown { reply: tx }).await.is_ok() {
+                let _ = tokio::time::timeout(Duration::from_secs(5), rx).await;
+            }
+        }
     }
 
     /// Number of live rooms (for tests and monitoring).
@@ -251,14 +361,15 @@ mod tests {
             claimed: true,
         };
         store
-            .create_game(
-                id.clone(),
-                "duo".into(),
-                "{}".into(),
-                vec![me.clone(), me],
-                crate::seats::GameStatus::Running,
-                vec![],
-            )
+            .create_game(crate::store::NewGame {
+                id: id.clone(),
+                variant: "duo".into(),
+                options: "{}".into(),
+                seats: vec![me.clone(), me],
+                status: crate::seats::GameStatus::Running,
+                ai_to_move: false,
+                tokens: vec![],
+            })
             .await
             .unwrap();
         hub.room(&id).await.unwrap();

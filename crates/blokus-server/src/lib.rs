@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod assets;
+pub mod backup;
 pub mod codec;
 pub mod cpu;
 pub mod error;
@@ -13,6 +14,8 @@ pub mod game_hint;
 pub mod hints;
 pub mod http;
 pub mod hub;
+pub mod listen;
+pub mod middleware;
 pub mod migrations;
 pub mod protocol;
 pub mod puzzles;
@@ -25,6 +28,7 @@ pub mod variants;
 pub mod view;
 pub mod ws;
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -66,26 +70,43 @@ pub async fn serve_until(
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), AppError> {
     let store = store::Store::open(&config.data)?;
-    let hub = Hub::new(store, config.limits);
+    let limits = config.limits;
+    let hub = Hub::new(store, limits);
     tokio::spawn(resume_ai_games(hub.clone()));
-    let app = http::router(hub.clone()).into_make_service_with_connect_info::<SocketAddr>();
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(stop)
-        .await
-        .map_err(|e| AppError::Internal(format!("server: {e}")));
-    hub.cpu.stop();
-    served
+    let accept = listen::Accept {
+        per_address: limits.http_per_address,
+        header_timeout: limits.header_timeout,
+    };
+    listen::serve(
+        listener,
+        http::router(hub.clone()),
+        accept,
+        stop,
+        SHUTDOWN_DRAIN,
+    )
+    .await;
+    hub.shutdown().await;
+    Ok(())
 }
 
-/// After a restart, reloads the running games with an AI seat, so an AI that was to move
-/// (or an AI-only game being watched) goes on without waiting for a visitor.
+/// How long a stopping server lets requests in progress finish.
+const SHUTDOWN_DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// After a restart, reloads every game where an AI is to move, so it goes on without
+/// waiting for a visitor. At the room limit it waits for rooms to free up.
 async fn resume_ai_games(hub: Hub) {
-    let Ok(running) = hub.store.list(seats::GameStatus::Running, 200).await else {
+    let Ok(ids) = hub.store.ai_to_move().await else {
         return;
     };
-    for g in running {
-        if g.seats.iter().any(|s| s.kind == seats::SeatKind::Ai) {
-            let _ = hub.room(&g.id).await;
+    for id in ids {
+        // Bounded: a game that cannot be loaded within ten minutes waits for a visitor.
+        for _ in 0..600 {
+            match hub.room(&id).await {
+                Err(AppError::Busy(_)) => {
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                }
+                _ => break,
+            }
         }
     }
 }
@@ -98,7 +119,7 @@ pub fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    rt.block_on(async move {
+    let served = rt.block_on(async move {
         let addr: SocketAddr =
             format!("{}:{}", config.host, config.port)
                 .parse()
@@ -122,7 +143,13 @@ pub fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await?;
-        println!("blokus: stopped");
-        Ok(())
-    })
+        // Whoever started the server may have stopped listening: a closed stdout is
+        // no reason to fail a clean stop.
+        let _ = writeln!(std::io::stdout(), "blokus: stopped");
+        Ok::<(), Box<dyn std::error::Error>>(())
+    });
+    // An AI search still running is abandoned (its room has ended, so nothing is
+    // written); waiting for it could take seconds.
+    rt.shutdown_timeout(std::time::Duration::from_millis(500));
+    served
 }

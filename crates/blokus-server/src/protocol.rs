@@ -75,8 +75,10 @@ pub enum ErrorCode {
     Forbidden,
     /// Conflicts with the game's state (HTTP 409).
     Conflict,
-    /// A request body over the limit (HTTP 413).
+    /// A request body, address or headers over the limit (HTTP 413, 414, 431).
     TooLarge,
+    /// A request that took too long (HTTP 408).
+    Timeout,
     /// A limit of the server was reached (HTTP 503).
     Busy,
     /// The client acts too fast (HTTP 429, or a WebSocket message refused).

@@ -2,6 +2,7 @@
 //! `blokus-core`, persists it, then broadcasts. AI seats think on blocking threads.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::codec::encode;
 use crate::cpu::Cpu;
 use crate::error::AppError;
+use crate::hub::AddressBuckets;
 use crate::protocol::{ClientMsg, ErrorCode, Refusal, ServerMsg, StateMsg};
 use crate::seats::{is_token, new_token, AiLevel, GameStatus, Seat, SeatKind};
 use crate::store::{Store, StoredGame};
@@ -31,8 +33,13 @@ pub enum RoomMsg {
     Connect {
         /// Connection id.
         conn: u64,
+        /// The client's address (wrong tokens are charged to it).
+        ip: IpAddr,
         /// Where to send its messages.
         out: mpsc::Sender<Outgoing>,
+        /// Kept while the room serves the connection: dropped when the room lets it go
+        /// (too slow a reader), or sent [`Goodbye`] when the room ends.
+        alive: oneshot::Sender<Goodbye>,
         /// Refused when the room is full.
         reply: oneshot::Sender<Result<(), AppError>>,
     },
@@ -66,6 +73,12 @@ pub enum RoomMsg {
     GameCopy {
         /// The answer.
         reply: oneshot::Sender<(Game, Vec<Seat>)>,
+    },
+    /// The server stops: the room finishes what it was doing, says goodbye to its
+    /// connections and ends, then answers.
+    Shutdown {
+        /// Answered when the room has ended.
+        reply: oneshot::Sender<()>,
     },
     /// The hub asks an idle room to leave memory: answers `true` and ends if it has had
     /// no connection, no AI work and no request for `idle`.
@@ -140,9 +153,26 @@ impl Snapshot {
     }
 }
 
+/// Why a room lets a connection go on purpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goodbye {
+    /// The server is stopping; the client should reconnect in a moment.
+    Restart,
+}
+
 struct Conn {
     out: mpsc::Sender<Outgoing>,
     seats: Vec<usize>,
+    ip: IpAddr,
+    alive: oneshot::Sender<Goodbye>,
+}
+
+/// Whether an AI seat is to move in a game (stored, so a restart resumes the game).
+pub fn ai_to_move(game: &Game, seats: &[Seat]) -> bool {
+    !game.is_over()
+        && seats
+            .get(game.position().player_to_move(game.rules()))
+            .is_some_and(|s| s.kind == SeatKind::Ai)
 }
 
 struct AiResult {
@@ -158,6 +188,7 @@ struct Room {
     tokens: HashMap<String, usize>,
     store: Store,
     cpu: Cpu,
+    guesses: AddressBuckets,
     conns: HashMap<u64, Conn>,
     ai_pending: Option<usize>,
     ai_tx: mpsc::UnboundedSender<AiResult>,
@@ -169,7 +200,12 @@ struct Room {
 ///
 /// # Errors
 /// If the stored events cannot be replayed.
-pub fn spawn(stored: StoredGame, store: Store, cpu: Cpu) -> Result<RoomHandle, AppError> {
+pub fn spawn(
+    stored: StoredGame,
+    store: Store,
+    cpu: Cpu,
+    guesses: AddressBuckets,
+) -> Result<RoomHandle, AppError> {
     let game = crate::codec::rebuild(&stored.variant, &stored.options, &stored.events)
         .map_err(|e| AppError::Internal(format!("game {}: {e}", stored.id)))?;
     let (tx, rx) = mpsc::channel(256);
@@ -181,6 +217,7 @@ pub fn spawn(stored: StoredGame, store: Store, cpu: Cpu) -> Result<RoomHandle, A
         tokens: stored.tokens.into_iter().collect(),
         store,
         cpu,
+        guesses,
         conns: HashMap::new(),
         ai_pending: None,
         ai_tx,
@@ -313,7 +350,20 @@ impl Room {
                     && self.last_active.elapsed() >= idle;
                 let _ = reply.send(self.evicted);
             }
-            RoomMsg::Connect { conn, out, reply } => {
+            RoomMsg::Shutdown { reply } => {
+                for (_, c) in self.conns.drain() {
+                    let _ = c.alive.send(Goodbye::Restart);
+                }
+                self.evicted = true;
+                let _ = reply.send(());
+            }
+            RoomMsg::Connect {
+                conn,
+                ip,
+                out,
+                alive,
+                reply,
+            } => {
                 if self.conns.len() >= MAX_CONNECTIONS_PER_ROOM {
                     let _ =
                         reply.send(Err(AppError::Busy("this game has too many viewers".into())));
@@ -324,6 +374,8 @@ impl Room {
                     Conn {
                         out,
                         seats: Vec::new(),
+                        ip,
+                        alive,
                     },
                 );
                 let _ = reply.send(Ok(()));
@@ -401,25 +453,43 @@ impl Room {
                         "join needs 'token' or 1..8 'tokens'",
                     ));
                 }
+                let ip = self.conns.get(&conn).map(|c| c.ip);
+                // Wrong tokens cost their address: once it is out of guesses, even a
+                // right token waits.
+                if ip.is_some_and(|ip| !self.guesses.has(ip)) {
+                    return Err(Refusal::new(
+                        ErrorCode::RateLimited,
+                        "too many wrong tokens from your address; wait a minute",
+                    ));
+                }
                 let mut seats = Vec::new();
                 for t in &all {
                     let seat = is_token(t).then(|| self.tokens.get(t)).flatten().copied();
                     match seat {
                         Some(s) => seats.push(s),
                         None => {
+                            if let Some(ip) = ip {
+                                self.guesses.spend(ip, 1.0);
+                            }
                             return Err(Refusal::new(
                                 ErrorCode::BadToken,
                                 "this token holds no seat of this game",
-                            ))
+                            ));
                         }
                     }
                 }
                 seats.sort_unstable();
                 seats.dedup();
+                let before = self.connected();
                 if let Some(c) = self.conns.get_mut(&conn) {
                     c.seats = seats;
                 }
-                self.broadcast_state();
+                // Others see a change only when a seat's connection flag changed.
+                if self.connected() == before {
+                    self.send_state(&[conn]);
+                } else {
+                    self.broadcast_state();
+                }
                 self.maybe_start_ai();
                 Ok(())
             }
@@ -518,7 +588,13 @@ impl Room {
         let text = encode(&self.game, &event);
         if let Err(e) = self
             .store
-            .append_event(self.id.clone(), n, text, self.status())
+            .append_event(
+                self.id.clone(),
+                n,
+                text,
+                self.status(),
+                ai_to_move(&self.game, &self.seats),
+            )
             .await
         {
             let _ = self.game.undo();
@@ -577,9 +653,10 @@ impl Room {
                 .map_err(|e| Refusal::new(ErrorCode::Internal, e.to_string()))?;
         }
         let status = GameStatus::of(trial.is_over(), &self.seats);
+        let ai = ai_to_move(&trial, &self.seats);
         if let Err(e) = self
             .store
-            .truncate_events(self.id.clone(), last_own, status)
+            .truncate_events(self.id.clone(), last_own, status, ai)
             .await
         {
             return Err(Refusal::new(

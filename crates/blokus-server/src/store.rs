@@ -35,6 +35,25 @@ pub struct StoredGame {
     pub created: i64,
 }
 
+/// A game to store.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// Rule options as JSON.
+    pub options: String,
+    /// Seats, one per player.
+    pub seats: Vec<Seat>,
+    /// Its status.
+    pub status: GameStatus,
+    /// Whether an AI is to move.
+    pub ai_to_move: bool,
+    /// (token, seat) pairs of the seats people hold.
+    pub tokens: Vec<(String, usize)>,
+}
+
 /// One line of the game list.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameSummary {
@@ -111,23 +130,25 @@ impl Store {
     }
 
     /// Stores a new game with its tokens.
-    pub async fn create_game(
-        &self,
-        id: String,
-        variant: String,
-        options: String,
-        seats: Vec<Seat>,
-        status: GameStatus,
-        tokens: Vec<(String, usize)>,
-    ) -> Result<(), AppError> {
+    pub async fn create_game(&self, game: NewGame) -> Result<(), AppError> {
+        let NewGame {
+            id,
+            variant,
+            options,
+            seats,
+            status,
+            ai_to_move,
+            tokens,
+        } = game;
         let seats_json = serde_json::to_string(&seats).expect("seats serialise");
         self.with(move |c| {
             let tx = c.transaction()?;
             let t = now();
             tx.execute(
-                "INSERT INTO games(id, variant, options, seats, status, plies, created, updated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6)",
-                params![id, variant, options, seats_json, status, t],
+                "INSERT INTO games(id, variant, options, seats, status, plies, created, updated,
+                                   ai_to_move)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6, ?7)",
+                params![id, variant, options, seats_json, status, t, ai_to_move],
             )?;
             for (token, seat) in &tokens {
                 tx.execute(
@@ -186,13 +207,15 @@ impl Store {
         .await
     }
 
-    /// Appends the event number `ply` (0-based) and sets the game's status, atomically.
+    /// Appends the event number `ply` (0-based) and sets the game's status and whether
+    /// an AI is to move, atomically.
     pub async fn append_event(
         &self,
         id: String,
         ply: usize,
         event: String,
         status: GameStatus,
+        ai_to_move: bool,
     ) -> Result<(), AppError> {
         self.with(move |c| {
             let tx = c.transaction()?;
@@ -201,8 +224,9 @@ impl Store {
                 params![id, ply as i64, event],
             )?;
             tx.execute(
-                "UPDATE games SET status = ?2, plies = ?3, updated = ?4 WHERE id = ?1",
-                params![id, status, ply as i64 + 1, now()],
+                "UPDATE games SET status = ?2, plies = ?3, updated = ?4, ai_to_move = ?5
+                 WHERE id = ?1",
+                params![id, status, ply as i64 + 1, now(), ai_to_move],
             )?;
             tx.commit()?;
             Ok(())
@@ -210,12 +234,14 @@ impl Store {
         .await
     }
 
-    /// Removes the events from `ply` on (undo) and sets the status, atomically.
+    /// Removes the events from `ply` on (undo) and sets the status and whether an AI
+    /// is to move, atomically.
     pub async fn truncate_events(
         &self,
         id: String,
         ply: usize,
         status: GameStatus,
+        ai_to_move: bool,
     ) -> Result<(), AppError> {
         self.with(move |c| {
             let tx = c.transaction()?;
@@ -224,8 +250,9 @@ impl Store {
                 params![id, ply as i64],
             )?;
             tx.execute(
-                "UPDATE games SET status = ?2, plies = ?3, updated = ?4 WHERE id = ?1",
-                params![id, status, ply as i64, now()],
+                "UPDATE games SET status = ?2, plies = ?3, updated = ?4, ai_to_move = ?5
+                 WHERE id = ?1",
+                params![id, status, ply as i64, now(), ai_to_move],
             )?;
             tx.commit()?;
             Ok(())
@@ -253,6 +280,32 @@ impl Store {
                 "UPDATE games SET seats = ?2, status = ?3, updated = ?4 WHERE id = ?1",
                 params![id, seats_json, status, now()],
             )?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Every game where an AI is to move, oldest change first (to resume them after a
+    /// restart).
+    pub async fn ai_to_move(&self) -> Result<Vec<String>, AppError> {
+        self.with(|c| {
+            let mut st = c.prepare("SELECT id FROM games WHERE ai_to_move = 1 ORDER BY updated")?;
+            let ids = st
+                .query_map([], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(ids)
+        })
+        .await
+    }
+
+    /// Removes a game with its events and tokens (a creation that could not start).
+    pub async fn delete_game(&self, id: String) -> Result<(), AppError> {
+        self.with(move |c| {
+            let tx = c.transaction()?;
+            tx.execute("DELETE FROM events WHERE game_id = ?1", params![id])?;
+            tx.execute("DELETE FROM tokens WHERE game_id = ?1", params![id])?;
+            tx.execute("DELETE FROM games WHERE id = ?1", params![id])?;
             tx.commit()?;
             Ok(())
         })
@@ -398,6 +451,8 @@ INSERT INTO tokens VALUES('0123456789abcdef0123456789abcdef', '00112233445566aa'
         let running = store.list(Running, 10).await.unwrap();
         assert_eq!(running.len(), 1);
         assert_eq!(running[0].plies, 2);
+        // Migration 2 marks running games with an AI seat for resumption.
+        assert_eq!(store.ai_to_move().await.unwrap(), vec!["00112233445566aa"]);
         // Opening it again is a no-op.
         drop(store);
         Store::open(dir.path()).unwrap();

@@ -1,5 +1,6 @@
 //! One module per subcommand; each exposes `Args` (clap) and `run`.
 
+pub mod backup;
 pub mod bench;
 pub mod gtp;
 pub mod load;

@@ -3,7 +3,7 @@
 
 use std::io::IsTerminal;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use blokus_core::record::{blksgf, json, rewind_to_move, sgf};
 use blokus_core::render::{self, RenderOptions};
@@ -36,10 +36,8 @@ const INFO: [(&str, &str); 7] = [
 ];
 
 /// Reads a record file into a game and its header lines.
-fn load(path: &PathBuf) -> Result<(Game, Vec<String>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let text =
-        String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))?;
+fn load(path: &Path) -> Result<(Game, Vec<String>), String> {
+    let text = blokus_core::record::read_file(path)?;
     let bad = |e: blokus_core::record::RecordError| format!("{}: {e}", path.display());
     if text.trim_start().starts_with('{') {
         return Ok((json::from_json(&text).map_err(bad)?, Vec::new()));

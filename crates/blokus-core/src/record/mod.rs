@@ -15,10 +15,37 @@ pub mod sgf;
 mod proptests;
 
 use std::fmt;
+use std::io::Read;
+use std::path::Path;
 
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::score;
+
+/// The largest record file read: a long game record is a few tens of KiB, and a file
+/// such as `/dev/zero` must not fill the memory before failing.
+pub const MAX_RECORD_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads a record file as UTF-8 text, refusing files over [`MAX_RECORD_BYTES`] after
+/// reading at most one byte more.
+///
+/// # Errors
+/// A message naming the file: unreadable, too large, or not UTF-8.
+pub fn read_file(path: &Path) -> Result<String, String> {
+    let name = path.display();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RECORD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(format!(
+            "{name} is larger than {} MiB: not a game record",
+            MAX_RECORD_BYTES / (1024 * 1024)
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{name} is not UTF-8 text"))
+}
 
 /// Why a record could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,4 +178,17 @@ fn start_game(
     }
     let setup = setup.into_iter().map(|(c, m, _)| (c, m)).collect();
     Ok(crate::Game::with_setup(rules, setup, to_move.unwrap_or(0)))
+}
+
+#[cfg(test)]
+mod file_tests {
+    use super::*;
+
+    #[test]
+    fn an_endless_file_is_refused_without_reading_it_all() {
+        let e = read_file(Path::new("/dev/zero")).unwrap_err();
+        assert!(e.contains("larger than 4 MiB"), "{e}");
+        let e = read_file(Path::new("/no/such/record.blksgf")).unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+    }
 }

@@ -21,6 +21,11 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server on a free port over `data`.
     pub fn start(data: &Path) -> TestServer {
+        TestServer::start_with(data, blokus_server::Limits::default())
+    }
+
+    /// Starts a server with these limits.
+    pub fn start_with(data: &Path, limits: blokus_server::Limits) -> TestServer {
         let data: PathBuf = data.to_path_buf();
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
@@ -38,7 +43,7 @@ impl TestServer {
                 host: "127.0.0.1".into(),
                 port: 0,
                 data,
-                limits: blokus_server::Limits::default(),
+                limits,
             };
             rt.spawn(async move {
                 blokus_server::serve_listener(listener, config)
