@@ -904,6 +904,7 @@ test('docs: the README and docs/ link only to files in the repository', async ()
   assert(existsSync(path.join(root, 'docs', 'rules.md')), 'the rules are in the repository');
   const ignore = readFileSync(path.join(root, '.gitignore'), 'utf8');
   assert(ignore.split('\n').includes('blokus-data/'), '.gitignore covers the default data folder');
+});
 
 test('every page works under the strict content security policy', async ({ browser, server }) => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: false });
