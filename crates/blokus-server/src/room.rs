@@ -171,7 +171,7 @@ struct Conn {
 pub fn ai_to_move(game: &Game, seats: &[Seat]) -> bool {
     !game.is_over()
         && seats
-            .get(game.position().player_to_move(game.rules()))
+            .get(game.position().player_to_move(game.rules()).index())
             .is_some_and(|s| s.kind == SeatKind::Ai)
 }
 
