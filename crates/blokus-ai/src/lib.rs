@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 mod context;
+pub mod cube;
 mod features;
 mod greedy;
 pub mod mcts;

@@ -22,6 +22,17 @@ fn parse<T: std::str::FromStr>(key: &str, value: &str, what: &str) -> Result<T, 
 /// # Errors
 /// [`SpecError`] naming the unknown player, the unknown option or the bad value.
 pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, SpecError> {
+    let (kind, seed, mcts) = parse_spec(spec)?;
+    match kind {
+        "random" => Ok(Box::new(RandomPlayer::new(seed))),
+        "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),
+        _ => Ok(Box::new(MctsPlayer::new(mcts))),
+    }
+}
+
+/// Reads a spec into its player kind (one of [`PLAYER_KINDS`]), seed and search
+/// options: the one parser of specs for every board family.
+pub(crate) fn parse_spec(spec: &str) -> Result<(&str, u64, MctsOptions), SpecError> {
     let spec = spec.trim();
     let (kind, opts) = spec.split_once(':').unwrap_or((spec, ""));
     let mut seed = 0u64;
@@ -84,13 +95,12 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, SpecError> {
             _ => break,
         }
     }
-    match kind {
-        "random" => Ok(Box::new(RandomPlayer::new(seed))),
-        "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),
-        "mcts" => Ok(Box::new(MctsPlayer::new(mcts))),
-        _ => Err(SpecError(format!(
+    if PLAYER_KINDS.contains(&kind) {
+        Ok((kind, seed, mcts))
+    } else {
+        Err(SpecError(format!(
             "unknown player '{kind}' (known: {})",
             PLAYER_KINDS.join(", ")
-        ))),
+        )))
     }
 }

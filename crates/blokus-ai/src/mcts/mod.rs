@@ -25,7 +25,7 @@ pub const MAX_LEVEL: u8 = 9;
 /// Simulations per move of each level (index = level - 1).
 /// Each level has two to two and a half times the simulations of the one below: a
 /// clear step in strength (see docs/ai.md for the measured ladder).
-const LEVEL_SIMULATIONS: [u64; MAX_LEVEL as usize] =
+pub(crate) const LEVEL_SIMULATIONS: [u64; MAX_LEVEL as usize] =
     [12, 25, 60, 150, 400, 1_000, 2_500, 5_000, 10_000];
 
 /// Settings of an [`MctsPlayer`].
