@@ -68,7 +68,8 @@ impl CubePlayer for CubeRandom {
 }
 
 /// How good a move looks at once: squares it wins in the top view (twice), squares it
-/// takes from other colours, and its size (big stones are harder to place later).
+/// takes from other colours, and its size four times over (big stones are harder to
+/// place later, and every stone left costs the same point).
 pub fn greedy_value(rules: &CubeRules, pos: &CubePosition, colour: usize, m: CubeMove) -> i32 {
     let t = rules.table();
     let p = t.get(m);
@@ -77,7 +78,7 @@ pub fn greedy_value(rules: &CubeRules, pos: &CubePosition, colour: usize, m: Cub
     let columns = p
         .cubes()
         .iter()
-        .filter(|&&v| t.below(v).map_or(true, |b| !p.cubes().contains(&b)))
+        .filter(|&&v| t.below(v).is_none_or(|b| !p.cubes().contains(&b)))
         .count() as i32;
     let mine_before = p
         .support()
@@ -85,7 +86,7 @@ pub fn greedy_value(rules: &CubeRules, pos: &CubePosition, colour: usize, m: Cub
         .filter(|&&v| pos.owner(v) == Some(colour))
         .count() as i32;
     let taken = p.support().len() as i32 - mine_before;
-    2 * (columns - mine_before) + taken + p.cubes().len() as i32
+    2 * (columns - mine_before) + taken + 4 * p.cubes().len() as i32
 }
 
 /// The legal move of best [`greedy_value`], ties broken at random.
@@ -145,6 +146,14 @@ pub struct CubeMcts {
 
 /// UCB1 exploration constant (rewards are in 0..1).
 const EXPLORATION: f64 = 0.7;
+
+/// Progressive widening: a node visited n times has at most 1 + 2 sqrt(n) children, the
+/// best greedy moves first, so a small budget is spent on few good moves rather than
+/// once on each of hundreds.
+fn may_widen(node: &Node) -> bool {
+    let limit = 1 + (2.0 * f64::from(node.visits).sqrt()) as usize;
+    node.untried.as_ref().is_none_or(|u| !u.is_empty()) && node.children.len() < limit
+}
 
 impl CubeMcts {
     /// A search player with these options (level, seconds, simulations, seed).
@@ -221,13 +230,10 @@ impl CubePlayer for CubeMcts {
             path.clear();
             let mut at = 0;
             path.push(at);
-            // Select down to a node with an untried move (or the end of the game).
+            // Select down to a node that may grow a child (or the end of the game).
             loop {
                 let node = &nodes[at];
-                if node.pos.is_over() {
-                    break;
-                }
-                if node.untried.as_ref().map_or(true, |u| !u.is_empty()) {
+                if node.pos.is_over() || may_widen(node) {
                     break;
                 }
                 let ln = f64::from(node.visits.max(1)).ln();
@@ -241,7 +247,7 @@ impl CubePlayer for CubeMcts {
                     })
                     .max_by(|a, b| a.1.total_cmp(&b.1))
                     .map(|(c, _)| c)
-                    .expect("a node without untried moves has children");
+                    .expect("a node that may not widen has children");
                 path.push(at);
             }
             // Expand one move.
@@ -278,12 +284,19 @@ impl CubePlayer for CubeMcts {
                 }
             }
         }
-        nodes[0]
-            .children
-            .iter()
-            .max_by_key(|&&(_, c)| nodes[c].visits)
-            .map(|&(m, _)| m)
-            .unwrap_or_else(|| game.legal_moves()[0])
+        // Most visits, then best mean; on equal terms the earlier child (better greedy
+        // value) stays.
+        let mut best: Option<(CubeMove, u32, f64)> = None;
+        for &(m, c) in &nodes[0].children {
+            let (n, mean) = (
+                nodes[c].visits,
+                nodes[c].reward / f64::from(nodes[c].visits.max(1)),
+            );
+            if best.is_none_or(|(_, bn, bm)| n > bn || (n == bn && mean > bm)) {
+                best = Some((m, n, mean));
+            }
+        }
+        best.map_or_else(|| game.legal_moves()[0], |(m, _, _)| m)
     }
 }
 

@@ -60,6 +60,17 @@ impl std::fmt::Display for EngineSpec {
     }
 }
 
+/// A built-in spec with `seed` added unless it sets one.
+pub(crate) fn seeded_spec(spec: &str, seed: u64) -> String {
+    if spec.contains("seed=") {
+        spec.to_string()
+    } else if spec.contains(':') {
+        format!("{spec},seed={seed}")
+    } else {
+        format!("{spec}:seed={seed}")
+    }
+}
+
 /// A started player: built-in, or an engine process with what it has been told.
 pub(crate) enum Contestant {
     Builtin(Box<dyn Player>),
@@ -75,14 +86,8 @@ impl Contestant {
     pub(crate) fn start(spec: &EngineSpec, seed: u64) -> Result<Contestant, ArenaError> {
         match spec {
             EngineSpec::Builtin(s) => {
-                let s = if s.contains("seed=") {
-                    s.clone()
-                } else if s.contains(':') {
-                    format!("{s},seed={seed}")
-                } else {
-                    format!("{s}:seed={seed}")
-                };
-                let p = player_from_spec(&s).map_err(|e| ArenaError::Spec(e.to_string()))?;
+                let p = player_from_spec(&seeded_spec(s, seed))
+                    .map_err(|e| ArenaError::Spec(e.to_string()))?;
                 Ok(Contestant::Builtin(p))
             }
             EngineSpec::Command(c) => Ok(Contestant::Gtp {

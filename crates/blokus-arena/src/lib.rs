@@ -18,6 +18,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod cube;
 mod engine;
 mod error;
 pub mod matches;
@@ -28,5 +29,5 @@ mod table;
 pub use engine::EngineSpec;
 pub use error::ArenaError;
 pub use matches::{run_match, seating, MatchConfig, MatchGame};
-pub use summary::{format_summary, summarize, Summary};
+pub use summary::{format_summary, summarize, summarize_points, Summary};
 pub use table::{play_game, Loss, LossKind, SeatResult, Table, TableResult};

@@ -61,7 +61,21 @@ pub fn wilson_interval(rate: f64, n: usize) -> (f64, f64) {
 
 /// Sums up a match of `engines` engines.
 pub fn summarize(engines: usize, games: &[MatchGame]) -> Summary {
-    let n = games.len();
+    summarize_points(
+        engines,
+        games
+            .iter()
+            .map(|g| (g.engine_points(engines), g.engine_scores(engines))),
+    )
+}
+
+/// Sums up a match of `engines` engines from each game's (win shares, mean scores) per
+/// engine: the one summary of every board family.
+pub fn summarize_points(
+    engines: usize,
+    games: impl Iterator<Item = (Vec<f64>, Vec<f64>)>,
+) -> Summary {
+    let mut n = 0;
     let mut out = vec![
         EngineSummary {
             wins: 0,
@@ -72,9 +86,8 @@ pub fn summarize(engines: usize, games: &[MatchGame]) -> Summary {
         };
         engines
     ];
-    for g in games {
-        let points = g.engine_points(engines);
-        let scores = g.engine_scores(engines);
+    for (points, scores) in games {
+        n += 1;
         let top = points.iter().copied().fold(f64::MIN, f64::max);
         let at_top = points.iter().filter(|&&p| p >= top - 1e-9).count();
         for (e, s) in out.iter_mut().enumerate() {

@@ -57,7 +57,11 @@ fn variants_lists_every_variant_as_a_table_and_json() {
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let list = v.as_array().unwrap();
-    assert_eq!(list.len(), blokus_core::VariantId::ALL.len());
+    assert_eq!(list.len(), blokus_core::cube::AnyVariant::all().count());
+    let rumis = list.iter().find(|x| x["id"] == "rumis_2x4").unwrap();
+    assert_eq!(rumis["game_name"], "Blokus 3D Two-Player");
+    assert_eq!(rumis["family"], "cube");
+    assert_eq!(rumis["sites"][0]["levels"], 8);
     let trigon3 = list.iter().find(|x| x["id"] == "trigon_3").unwrap();
     assert_eq!(trigon3["game_name"], "Blokus Trigon Three-Player");
     assert_eq!(trigon3["cells"], 384);

@@ -221,6 +221,9 @@ pub enum Family {
     Square,
     /// Triangular cells on a hexagon (polyiamonds): the Trigon variants.
     Trigon,
+    /// Cubes stacked on a site (polycubes): Blokus 3D, whose variants are
+    /// [`crate::cube::CubeVariantId`] (all of them: [`crate::cube::AnyVariant`]).
+    Cube,
 }
 
 /// Every built-in variant of SPEC 5: the one list of ids, game names, aliases and

@@ -3,8 +3,12 @@
 use std::io::Write;
 use std::sync::Mutex;
 
+use blokus_arena::cube::{cube_match_to_blksgf, run_cube_match, CubeMatchConfig};
 use blokus_arena::record::match_to_blksgf;
-use blokus_arena::{format_summary, run_match, summarize, EngineSpec, MatchConfig, MatchGame};
+use blokus_arena::{
+    format_summary, run_match, summarize, summarize_points, EngineSpec, MatchConfig, MatchGame,
+};
+use blokus_core::cube::{AnyVariant, CubeRules, DEFAULT_SITE};
 use blokus_core::Rules;
 
 use super::CmdResult;
@@ -16,7 +20,8 @@ use super::CmdResult;
 mcts:seconds=0.5,threads=2) or a GTP engine command line in quotes \
 ('blokus gtp --level 3'; prefix gtp: to force a command line). From two engines up to one \
 per player of the variant; in game i player p is played by engine (p + i) mod engines, so \
-seats rotate from game to game."
+seats rotate from game to game. Blokus 3D variants (rumis_*) take built-in players only, \
+on --site."
 )]
 pub struct Args {
     /// The engines (two or more).
@@ -40,14 +45,20 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// The site of a Blokus 3D variant: a built-in name or a site file.
+    #[arg(long, default_value = DEFAULT_SITE)]
+    pub site: String,
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> CmdResult {
-    let rules = Rules::by_name(&args.variant)?;
     if args.parallel == 0 {
         return Err("--parallel must be at least 1".into());
     }
+    let rules = match AnyVariant::parse(&args.variant)? {
+        AnyVariant::Flat(v) => Rules::by_name(v.as_str())?,
+        AnyVariant::Cube(v) => return run_cube(&args, super::site_arg::rules(v, &args.site)?),
+    };
     let names: Vec<&str> = args.engines.iter().map(String::as_str).collect();
     let config = MatchConfig {
         rules,
@@ -107,9 +118,14 @@ impl Progress {
     }
 
     fn game_done(&self, g: &MatchGame) {
+        let engines = self.points.lock().map_or(0, |p| p.len());
+        self.points_done(&g.engine_points(engines));
+    }
+
+    /// Counts a finished game of any family by its engines' win shares.
+    fn points_done(&self, game_points: &[f64]) {
         let mut points = self.points.lock().unwrap_or_else(|e| e.into_inner());
-        let engines = points.len();
-        for (sum, p) in points.iter_mut().zip(g.engine_points(engines)) {
+        for (sum, &p) in points.iter_mut().zip(game_points) {
             *sum += p;
         }
         let text: Vec<String> = points.iter().map(|p| format!("{p:.1}")).collect();
@@ -120,4 +136,39 @@ impl Progress {
     fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// A Blokus 3D match between built-in players.
+fn run_cube(args: &Args, rules: CubeRules) -> CmdResult {
+    let names: Vec<&str> = args.engines.iter().map(String::as_str).collect();
+    let config = CubeMatchConfig {
+        rules,
+        engines: args.engines.clone(),
+        games: args.games,
+        parallel: args.parallel,
+        seed: args.seed,
+    };
+    if let Some(path) = &args.sgf {
+        std::fs::write(path, "").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let progress = (!args.quiet).then(|| Progress::new(args.games, names.len()));
+    let games = run_cube_match(&config, &|g| {
+        if let Some(p) = &progress {
+            p.points_done(&g.points);
+        }
+    });
+    if let Some(p) = &progress {
+        p.finish();
+    }
+    let games = games?;
+    let summary = summarize_points(
+        names.len(),
+        games.iter().map(|g| (g.points.clone(), g.scores.clone())),
+    );
+    print!("{}", format_summary(&names, &summary));
+    if let Some(path) = &args.sgf {
+        std::fs::write(path, cube_match_to_blksgf(&names, &games))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }

@@ -7,6 +7,7 @@ pub mod load;
 pub mod match_cmd;
 pub mod serve;
 pub mod show;
+pub mod site_arg;
 pub mod solve;
 pub mod tournament;
 pub mod variants;

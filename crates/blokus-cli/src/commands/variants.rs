@@ -1,6 +1,7 @@
 //! `blokus variants`: every variant with its game name, board, colours, players, teams and
 //! piece set, as a table or JSON.
 
+use blokus_core::cube::{CubeVariantId, Site, Stone, BUILTIN_SITES, CUBE_COLOURS, DEFAULT_SITE};
 use blokus_core::variant::{StartRule, VariantData};
 use blokus_core::{all_variants, geometry::column_name};
 use std::io::Write;
@@ -71,12 +72,69 @@ fn json(v: &VariantData) -> serde_json::Value {
     })
 }
 
+/// A Blokus 3D variant as JSON: its seating and every built-in site it can use.
+fn cube_json(v: CubeVariantId) -> serde_json::Value {
+    let seating = v.seating();
+    let sites: Vec<_> = BUILTIN_SITES
+        .iter()
+        .filter_map(|name| Site::builtin(name))
+        .map(|s| {
+            serde_json::json!({
+                "name": s.name(),
+                "squares": s.squares(),
+                "width": s.width(),
+                "depth": s.depth(),
+                "levels": s.height(seating.height_players()),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "id": v.as_str(),
+        "game_name": v.game_name(),
+        "aliases": [],
+        "family": blokus_core::Family::Cube,
+        "description": v.description(),
+        "board_text": format!("any site (default {DEFAULT_SITE})"),
+        "sites": sites,
+        "default_site": DEFAULT_SITE,
+        "colours": CUBE_COLOURS[..seating.colours()],
+        "players": seating.players(),
+        "piece_set": "Blokus 3D",
+        "pieces_per_colour": Stone::ALL.len(),
+        "cells_per_colour": Stone::ALL.iter().map(|s| s.size()).sum::<usize>(),
+        "scoring": "top_view",
+        "best_colour_decides": seating.best_colour_decides(),
+    })
+}
+
+/// A Blokus 3D variant as a table row.
+fn cube_row(v: CubeVariantId) -> [String; 6] {
+    let seating = v.seating();
+    let players = if seating.players() == seating.colours() {
+        seating.players().to_string()
+    } else {
+        format!("{} (two colours each)", seating.players())
+    };
+    [
+        v.as_str().to_string(),
+        v.game_name().to_string(),
+        format!("any site (default {DEFAULT_SITE})"),
+        CUBE_COLOURS[..seating.colours()].join(", "),
+        players,
+        "Blokus 3D (11 stones)".to_string(),
+    ]
+}
+
 /// Prints the list.
 pub fn run(args: Args) -> CmdResult {
     let mut out = std::io::stdout().lock();
     let variants = all_variants();
     if args.json {
-        let list: Vec<_> = variants.iter().map(|v| json(v)).collect();
+        let list: Vec<_> = variants
+            .iter()
+            .map(|v| json(v))
+            .chain(CubeVariantId::ALL.into_iter().map(cube_json))
+            .collect();
         writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
         return Ok(());
     }
@@ -106,6 +164,7 @@ pub fn run(args: Args) -> CmdResult {
                 ),
             ]
         })
+        .chain(CubeVariantId::ALL.into_iter().map(cube_row))
         .collect();
     let mut widths = header.map(str::len);
     for r in &rows {
