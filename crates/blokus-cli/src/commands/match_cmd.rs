@@ -67,11 +67,7 @@ pub fn run(args: Args) -> CmdResult {
         parallel: args.parallel,
         seed: args.seed,
     };
-    // Fail early on an unwritable record file rather than after hours of games.
-    if let Some(path) = &args.sgf {
-        std::fs::write(path, "").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    let progress = (!args.quiet).then(|| Progress::new(args.games, names.len()));
+    let progress = start(&args, names.len())?;
     let games = run_match(&config, &|g| {
         if let Some(p) = &progress {
             p.game_done(g);
@@ -138,6 +134,15 @@ impl Progress {
     }
 }
 
+/// Checks the record file can be written (failing early rather than after hours of
+/// games) and starts the progress bar unless `--quiet`.
+fn start(args: &Args, engines: usize) -> Result<Option<Progress>, String> {
+    if let Some(path) = &args.sgf {
+        std::fs::write(path, "").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok((!args.quiet).then(|| Progress::new(args.games, engines)))
+}
+
 /// A Blokus 3D match between built-in players.
 fn run_cube(args: &Args, rules: CubeRules) -> CmdResult {
     let names: Vec<&str> = args.engines.iter().map(String::as_str).collect();
@@ -148,10 +153,7 @@ fn run_cube(args: &Args, rules: CubeRules) -> CmdResult {
         parallel: args.parallel,
         seed: args.seed,
     };
-    if let Some(path) = &args.sgf {
-        std::fs::write(path, "").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    let progress = (!args.quiet).then(|| Progress::new(args.games, names.len()));
+    let progress = start(args, names.len())?;
     let games = run_cube_match(&config, &|g| {
         if let Some(p) = &progress {
             p.points_done(&g.points);

@@ -40,11 +40,7 @@ fn colour_property(rules: &CubeRules, colour: usize) -> String {
 pub fn result_text(rules: &CubeRules, pos: &super::CubePosition) -> String {
     if rules.seating().players() == 2 {
         let r = score::results(rules, pos);
-        match r[0].score - r[1].score {
-            0 => "0".to_string(),
-            d if d > 0 => format!("B+{d}"),
-            d => format!("W+{}", -d),
-        }
+        crate::record::margin_text(r[0].score - r[1].score)
     } else {
         score::colour_scores(rules, pos)
             .iter()

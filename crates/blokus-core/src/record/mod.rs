@@ -119,17 +119,23 @@ pub fn result_text(rules: &Rules, pos: &Position) -> String {
         if d == 0 {
             d = r[1].tiebreak - r[0].tiebreak;
         }
-        match d {
-            0 => "0".to_string(),
-            d if d > 0 => format!("B+{d}"),
-            d => format!("W+{}", -d),
-        }
+        margin_text(d)
     } else {
         score::colour_scores(rules, pos)
             .iter()
             .map(|s| s.blksgf_points.to_string())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+/// A two-player result in the `.blksgf` convention: `B+d` when the first player is `d`
+/// ahead, `W+d` when behind, `0` for a draw.
+pub fn margin_text(d: i32) -> String {
+    match d {
+        0 => "0".to_string(),
+        d if d > 0 => format!("B+{d}"),
+        d => format!("W+{}", -d),
     }
 }
 
