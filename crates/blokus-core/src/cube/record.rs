@@ -17,7 +17,7 @@ use super::rules::CubeRules;
 use super::score;
 use super::site::Site;
 use super::variant::{CubeVariantId, DEFAULT_SITE};
-use crate::record::json::{FORMAT, VERSION};
+use crate::record::json::{self, FORMAT, VERSION};
 use crate::record::sgf::{self, GameTree, Node, Property};
 use crate::record::RecordError;
 
@@ -256,9 +256,7 @@ pub fn to_json(game: &CubeGame) -> serde_json::Value {
 /// A [`RecordError`] naming the field or move at fault.
 pub fn from_json(text: &str) -> Result<CubeGame, RecordError> {
     let r: Record = serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
-    if r.format.as_deref().is_some_and(|f| f != FORMAT) {
-        return Err(RecordError::Json(format!("format is not '{FORMAT}'")));
-    }
+    json::check_header(r.format.as_deref(), r.version)?;
     let rules = rules_of(
         Some(&r.variant),
         r.site.as_deref(),

@@ -147,14 +147,14 @@ fn colour(rules: &Rules, field: &str, name: &str) -> Result<usize, RecordError> 
         })
 }
 
-/// Reads a JSON record, replaying every event through the rules.
+/// Checks a JSON record's `format` and `version` fields (shared by the flat and the
+/// Blokus 3D readers): a foreign format, or a version newer than this program reads,
+/// is refused by name.
 ///
 /// # Errors
-/// [`RecordError`]: malformed JSON (with line and column), an unknown variant or colour,
-/// or the event number and cell at fault.
-pub fn from_json(text: &str) -> Result<Game, RecordError> {
-    let r: Record = serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
-    if let Some(f) = &r.format {
+/// [`RecordError::Property`] naming the field at fault.
+pub(crate) fn check_header(format: Option<&str>, version: Option<u32>) -> Result<(), RecordError> {
+    if let Some(f) = format {
         if f != FORMAT {
             return Err(RecordError::Property {
                 id: "format".into(),
@@ -162,7 +162,7 @@ pub fn from_json(text: &str) -> Result<Game, RecordError> {
             });
         }
     }
-    if let Some(v) = r.version {
+    if let Some(v) = version {
         if v > VERSION {
             return Err(RecordError::Property {
                 id: "version".into(),
@@ -170,6 +170,17 @@ pub fn from_json(text: &str) -> Result<Game, RecordError> {
             });
         }
     }
+    Ok(())
+}
+
+/// Reads a JSON record, replaying every event through the rules.
+///
+/// # Errors
+/// [`RecordError`]: malformed JSON (with line and column), an unknown variant or colour,
+/// or the event number and cell at fault.
+pub fn from_json(text: &str) -> Result<Game, RecordError> {
+    let r: Record = serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
+    check_header(r.format.as_deref(), r.version)?;
     let v = variant::variant(&r.variant).map_err(|e| RecordError::Game(e.to_string()))?;
     let rules = Rules::new(v, r.options);
     let t = rules.table();
