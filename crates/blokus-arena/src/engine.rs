@@ -130,6 +130,12 @@ impl Contestant {
                             blksgf::move_prop(rules, before.to_move()),
                             pie_text(choice)
                         ),
+                        // Arena games have no clocks, and GTP no way to say it.
+                        GameEvent::TimeOut { player } => {
+                            return Err(ArenaError::Config(format!(
+                                "{player} ran out of time: GTP engines cannot be told"
+                            )))
+                        }
                     };
                     client.send(&cmd)?;
                 }

@@ -5,6 +5,7 @@ use crate::notation::{self, NotationError};
 use crate::position::{Illegal, IllegalDisplay, PieChoice, Position};
 use crate::rules::Rules;
 use crate::score;
+use crate::PlayerId;
 
 /// One step of a game's history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +19,11 @@ pub enum GameEvent {
     },
     /// The pie choice of the Polyomino variants.
     Pie(PieChoice),
+    /// A player's time ran out (see [`Position::time_out`] for what follows).
+    TimeOut {
+        /// The player.
+        player: PlayerId,
+    },
 }
 
 /// Why an action on a game was refused.
@@ -36,6 +42,12 @@ pub enum GameError {
     NoPieChoice,
     /// There is nothing to undo.
     NothingToUndo,
+    /// The game is already over.
+    GameOver,
+    /// The variant has no such player.
+    NoSuchPlayer(PlayerId),
+    /// The player's time has already run out.
+    AlreadyTimedOut(PlayerId),
 }
 
 impl std::fmt::Display for GameError {
@@ -45,6 +57,9 @@ impl std::fmt::Display for GameError {
             GameError::Illegal { message, .. } => write!(f, "illegal move: {message}"),
             GameError::NoPieChoice => write!(f, "no pie choice is pending"),
             GameError::NothingToUndo => write!(f, "nothing to undo"),
+            GameError::GameOver => write!(f, "the game is over"),
+            GameError::NoSuchPlayer(p) => write!(f, "this game has no {p}"),
+            GameError::AlreadyTimedOut(p) => write!(f, "{p} has already run out of time"),
         }
     }
 }
@@ -117,7 +132,7 @@ impl Game {
     pub fn moves(&self) -> impl Iterator<Item = (usize, Move)> + '_ {
         self.events.iter().filter_map(|e| match *e {
             GameEvent::Place { colour, mv } => Some((colour, mv)),
-            GameEvent::Pie(_) => None,
+            GameEvent::Pie(_) | GameEvent::TimeOut { .. } => None,
         })
     }
 
@@ -228,6 +243,28 @@ impl Game {
             .map_err(|_| GameError::NoPieChoice)?;
         self.stack.push(next);
         self.events.push(GameEvent::Pie(choice));
+        Ok(())
+    }
+
+    /// `player`'s time ran out: with two players the game ends and that player loses;
+    /// with more, the player's colours pass for the rest of the game.
+    ///
+    /// # Errors
+    /// When the game is over, the player does not exist or already ran out of time.
+    pub fn time_out(&mut self, player: PlayerId) -> Result<(), GameError> {
+        if self.is_over() {
+            return Err(GameError::GameOver);
+        }
+        if player.index() >= self.rules.v().players {
+            return Err(GameError::NoSuchPlayer(player));
+        }
+        if self.position().has_timed_out(player) {
+            return Err(GameError::AlreadyTimedOut(player));
+        }
+        let mut next = self.position().clone();
+        next.time_out(&self.rules, player);
+        self.stack.push(next);
+        self.events.push(GameEvent::TimeOut { player });
         Ok(())
     }
 

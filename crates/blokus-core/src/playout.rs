@@ -72,6 +72,10 @@ impl Playout {
         self.begin(rules);
         let n = rules.num_colours();
         let mut dead = [false; MAX_COLOURS];
+        // Colours of players out of time never place again.
+        for (c, d) in dead.iter_mut().enumerate().take(n) {
+            *d = pos.is_colour_out(rules, c);
+        }
         let mut placed = 0;
         let mut c = pos.to_move();
         let mut idle = 0;

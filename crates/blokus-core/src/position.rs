@@ -108,6 +108,8 @@ pub struct Position {
     awaiting_pie: bool,
     pie: Option<PieChoice>,
     moves_played: u16,
+    /// Players whose time ran out, one bit each (see [`Position::time_out`]).
+    timed_out: u8,
 }
 
 impl Position {
@@ -140,6 +142,7 @@ impl Position {
             awaiting_pie: false,
             pie: None,
             moves_played: 0,
+            timed_out: 0,
         }
     }
 
@@ -604,9 +607,10 @@ impl Position {
         });
     }
 
-    /// Whether `colour` has any legal placement (stops at the first one found).
+    /// Whether `colour` has any legal placement (stops at the first one found). A colour
+    /// of a player whose time ran out has none: it passes for the rest of the game.
     pub fn has_legal_move(&self, rules: &Rules, colour: usize) -> bool {
-        if self.all_placed(rules, colour) {
+        if self.all_placed(rules, colour) || self.is_colour_out(rules, colour) {
             return false;
         }
         self.for_each_legal(rules, colour, |_| ControlFlow::Break(()))
@@ -721,6 +725,45 @@ impl Position {
     /// Whether some cells are kept free for a mirrored opening that `colour` must avoid.
     pub fn has_reserved_cells(&self, rules: &Rules, colour: usize) -> bool {
         rules.mirror_opening() && !self.reserved(rules, colour).is_empty()
+    }
+
+    /// Whether `player`'s time ran out.
+    pub fn has_timed_out(&self, player: PlayerId) -> bool {
+        player.index() < 8 && self.timed_out & (1 << player.index()) != 0
+    }
+
+    /// Whether any player's time ran out.
+    pub fn any_timed_out(&self) -> bool {
+        self.timed_out != 0
+    }
+
+    /// Whether `colour` passes for the rest of the game because a player who plays it
+    /// ran out of time (with a shared colour, any of its players).
+    pub fn is_colour_out(&self, rules: &Rules, colour: usize) -> bool {
+        if self.timed_out == 0 {
+            return false;
+        }
+        match &rules.v().seats[colour] {
+            Seat::Player(_) if rules.v().pie => self.has_timed_out(self.player_of(rules, colour)),
+            Seat::Player(p) => self.has_timed_out(PlayerId::new(*p)),
+            Seat::Rotating(players) => players
+                .iter()
+                .any(|&p| self.has_timed_out(PlayerId::new(p))),
+        }
+    }
+
+    /// `player`'s time ran out. With two players the game ends and that player loses
+    /// (see [`crate::score::side_results`]); with more, the player's colours (and a
+    /// colour shared with them) pass for the rest of the game, which ends when no other
+    /// colour can move.
+    pub fn time_out(&mut self, rules: &Rules, player: PlayerId) {
+        self.timed_out |= 1 << player.index();
+        if rules.v().players <= 2 {
+            self.over = true;
+            self.awaiting_pie = false;
+        } else if !self.over && self.is_colour_out(rules, self.to_move()) {
+            self.advance(rules);
+        }
     }
 
     /// Marks the game as over (a playout that established no colour can move).

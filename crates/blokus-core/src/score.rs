@@ -1,6 +1,6 @@
 //! Scores and results (SPEC 6).
 
-use crate::ids::{Colour, Side};
+use crate::ids::{Colour, PlayerId, Side};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::variant::Scoring;
@@ -100,7 +100,13 @@ pub fn side_results(rules: &Rules, pos: &Position) -> Vec<SideResult> {
             Scoring::Polyomino => score[side] += cs.cells_placed as i32,
         }
     }
-    let key = |s: usize| (score[s], -tiebreak[s]);
+    // With two players, running out of time loses whatever the score.
+    let lost_on_time = |s: usize| {
+        v.players == 2
+            && PlayerId::all(v.players)
+                .any(|p| pos.has_timed_out(p) && v.side_of_player(p).index() == s)
+    };
+    let key = |s: usize| (!lost_on_time(s), score[s], -tiebreak[s]);
     (0..n)
         .map(|s| SideResult {
             side: Side::new(s),

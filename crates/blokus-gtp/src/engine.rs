@@ -347,7 +347,7 @@ impl Engine {
     fn board_text(&self) -> String {
         let last_move = self.game.events().iter().rev().find_map(|e| match e {
             GameEvent::Place { mv, .. } => Some(*mv),
-            GameEvent::Pie(_) => None,
+            GameEvent::Pie(_) | GameEvent::TimeOut { .. } => None,
         });
         let opts = RenderOptions {
             ansi: self.config.ansi,

@@ -1,11 +1,11 @@
 //! The stored text of game events, and rebuilding a game from them.
 //!
 //! A placement is `place <colour> <cells>` (colour index, canonical move text), a pie
-//! choice `pie keep` or `pie swap`. Text rather than move ids, so stored games survive
+//! choice `pie keep` or `pie swap`, a player out of time `timeout <player>`. Text rather than move ids, so stored games survive
 //! changes of the move tables.
 
 use blokus_core::notation::{format_move, parse_move};
-use blokus_core::{Game, GameEvent, PieChoice, RuleOptions, Rules};
+use blokus_core::{Game, GameEvent, PieChoice, PlayerId, RuleOptions, Rules};
 
 /// The stored text of an event.
 pub fn encode(game: &Game, e: &GameEvent) -> String {
@@ -15,6 +15,7 @@ pub fn encode(game: &Game, e: &GameEvent) -> String {
         }
         GameEvent::Pie(PieChoice::Keep) => "pie keep".into(),
         GameEvent::Pie(PieChoice::Swap) => "pie swap".into(),
+        GameEvent::TimeOut { player } => format!("timeout {}", player.index()),
     }
 }
 
@@ -47,6 +48,13 @@ fn apply(game: &mut Game, text: &str) -> Result<(), String> {
         (Some("pie"), Some("swap"), None) => {
             game.choose_pie(PieChoice::Swap).map_err(|e| e.to_string())
         }
+        (Some("timeout"), Some(player), None) => {
+            let p: usize = player.parse().map_err(|_| "bad player".to_string())?;
+            if p >= game.rules().v().players {
+                return Err(format!("no player {p}"));
+            }
+            game.time_out(PlayerId::new(p)).map_err(|e| e.to_string())
+        }
         _ => Err("unknown event".into()),
     }
 }
@@ -66,5 +74,11 @@ mod tests {
         assert_eq!(back.position(), g.position());
         assert!(rebuild("duo", "{}", &["place 0 a1".into()]).is_err());
         assert!(rebuild("nope", "{}", &[]).is_err());
+        g.time_out(PlayerId::new(1)).unwrap();
+        let texts: Vec<String> = g.events().iter().map(|e| encode(&g, e)).collect();
+        assert_eq!(texts[2], "timeout 1");
+        let back = rebuild("duo", "{}", &texts).unwrap();
+        assert!(back.is_over() && back.position() == g.position());
+        assert!(rebuild("duo", "{}", &["timeout 2".into()]).is_err());
     }
 }

@@ -58,6 +58,13 @@ pub enum EventView {
         /// The choice.
         pie: PieChoice,
     },
+    /// A player's time ran out.
+    TimeOut {
+        /// The player.
+        player: usize,
+        /// Always `true` (tells this event from the others).
+        timeout: bool,
+    },
 }
 
 /// A side's result line.
@@ -156,6 +163,10 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], connected: &[bool]) -> GameV
                     passes: game.passes_after(n),
                 },
                 GameEvent::Pie(pie) => EventView::Pie { player, pie },
+                GameEvent::TimeOut { player } => EventView::TimeOut {
+                    player: player.index(),
+                    timeout: true,
+                },
             }
         })
         .collect();

@@ -154,6 +154,11 @@ impl Searcher {
                     GameEvent::Place { mv, .. } => mv.index() as Action,
                     GameEvent::Pie(PieChoice::Keep) => PIE_KEEP,
                     GameEvent::Pie(PieChoice::Swap) => PIE_SWAP,
+                    // The tree has no such edge: searching starts afresh.
+                    GameEvent::TimeOut { .. } => {
+                        node = None;
+                        break;
+                    }
                 };
                 node = node.and_then(|n| self.tree.child(n, action));
             }

@@ -77,7 +77,7 @@ pub fn run(args: Args) -> CmdResult {
     writeln!(out, "After move {shown} of {total}")?;
     let last_move = game.events().iter().rev().find_map(|e| match e {
         GameEvent::Place { mv, .. } => Some(*mv),
-        GameEvent::Pie(_) => None,
+        GameEvent::Pie(_) | GameEvent::TimeOut { .. } => None,
     });
     let opts = RenderOptions {
         ansi: !args.no_color

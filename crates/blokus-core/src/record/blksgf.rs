@@ -29,6 +29,8 @@ use crate::variant::{self, RuleOptions, VariantId};
 pub const RULES_PROP: &str = "XRULES";
 /// Our property holding the pie choice.
 pub const PIE_PROP: &str = "XPIE";
+/// This project's property of a player whose time ran out: the player's number, from 1.
+pub const TIMEOUT_PROP: &str = "XTIMEOUT";
 
 /// Writes a game as a `.blksgf` record.
 pub fn write(game: &Game) -> String {
@@ -123,6 +125,9 @@ pub fn to_tree(game: &Game, extra_root: &[Property]) -> GameTree {
                 Property::new(move_prop(rules, colour), notation::format_move(t, mv))
             }
             GameEvent::Pie(choice) => Property::new(PIE_PROP, pie_name(choice)),
+            GameEvent::TimeOut { player } => {
+                Property::new(TIMEOUT_PROP, (player.index() + 1).to_string())
+            }
         };
         nodes.push(Node { props: vec![prop] });
     }
@@ -271,6 +276,36 @@ fn replay(rules: Rules, nodes: &[&Node]) -> Result<Game, RecordError> {
                 g.play_for(colour, mv).map_err(|e| match e {
                     GameError::Illegal { message, .. } => err(message),
                     other => err(other.to_string()),
+                })?;
+                continue;
+            }
+            if id == TIMEOUT_PROP {
+                let value = p.values.first().map_or("", |v| v.trim());
+                let player = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| (1..=rules.v().players).contains(&n))
+                    .ok_or_else(|| RecordError::Property {
+                        id: id.into(),
+                        message: format!(
+                            "'{value}' is not a player of {} (1..{})",
+                            rules.v().game_name,
+                            rules.v().players
+                        ),
+                    })?;
+                let g = match &mut game {
+                    Some(g) => g,
+                    None => game.insert(start_game(
+                        rules.clone(),
+                        std::mem::take(&mut setup),
+                        to_move,
+                    )?),
+                };
+                g.time_out(crate::PlayerId::new(player - 1)).map_err(|e| {
+                    RecordError::Property {
+                        id: id.into(),
+                        message: format!("after move {number}: {e}"),
+                    }
                 })?;
                 continue;
             }

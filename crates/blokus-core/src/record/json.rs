@@ -68,6 +68,10 @@ enum Event {
     Pie {
         choice: PieChoice,
     },
+    /// A player's time ran out (0-based player index).
+    Timeout {
+        player: usize,
+    },
 }
 
 fn piece_json(rules: &Rules, colour: usize, mv: crate::Move) -> Piece {
@@ -96,6 +100,9 @@ pub fn to_json(game: &Game) -> serde_json::Value {
                 }
             }
             GameEvent::Pie(choice) => Event::Pie { choice },
+            GameEvent::TimeOut { player } => Event::Timeout {
+                player: player.index(),
+            },
         })
         .collect();
     let sides: Vec<serde_json::Value> = score::side_results(rules, pos)
@@ -219,6 +226,22 @@ pub fn from_json(text: &str) -> Result<Game, RecordError> {
                 game.play_for(c, mv).map_err(|e| match e {
                     GameError::Illegal { message, .. } => err(message),
                     other => err(other.to_string()),
+                })?;
+            }
+            Event::Timeout { player } => {
+                let p = (*player < rules.v().players)
+                    .then(|| crate::PlayerId::new(*player))
+                    .ok_or_else(|| RecordError::Property {
+                        id: format!("events[{i}].player"),
+                        message: format!(
+                            "{player} is not a player of {} (0..{})",
+                            rules.v().id,
+                            rules.v().players - 1
+                        ),
+                    })?;
+                game.time_out(p).map_err(|e| RecordError::Property {
+                    id: format!("events[{i}]"),
+                    message: format!("after move {number}: {e}"),
                 })?;
             }
             Event::Pie { choice } => {

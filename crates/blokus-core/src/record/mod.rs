@@ -115,6 +115,10 @@ impl From<sgf::SgfError> for RecordError {
 pub fn result_text(rules: &Rules, pos: &Position) -> String {
     if rules.v().players == 2 {
         let r = score::side_results(rules, pos);
+        if pos.any_timed_out() {
+            // The SGF spelling of a win on time.
+            return if r[0].place == 1 { "B+T" } else { "W+T" }.to_string();
+        }
         let mut d = r[0].score - r[1].score;
         if d == 0 {
             d = r[1].tiebreak - r[0].tiebreak;
