@@ -11,6 +11,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analysis;
 mod context;
 pub mod cube;
 mod features;
@@ -21,6 +22,7 @@ pub mod playout;
 mod random;
 mod spec;
 
+pub use analysis::{Analyzer, MoveClass, PositionEval, RatedMove, Rating};
 pub use context::{Context, Values, MAX_SIDES};
 pub use features::{mirror_symmetry, Features, MoveScorer};
 pub use greedy::GreedyPlayer;

@@ -45,4 +45,10 @@ pub trait Player: Send {
 
     /// Forgets anything kept between moves (a new game starts).
     fn reset(&mut self) {}
+
+    /// Searches the position (not over) and rates its candidate moves; `None` for
+    /// players that do not value moves (only tree search does).
+    fn rate_moves(&mut self, _game: &Game, _budget: Budget) -> Option<crate::Rating> {
+        None
+    }
 }

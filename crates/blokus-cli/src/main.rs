@@ -29,6 +29,8 @@ enum Command {
     Solve(commands::solve::Args),
     /// List every variant.
     Variants(commands::variants::Args),
+    /// Analyse a game record with the AI: each move's value, loss and the preferred move.
+    Analyze(commands::analyze::Args),
     /// Print a game record's position as a text board.
     Show(commands::show::Args),
     /// Measure move generation and playout speed.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Tournament(a) => commands::tournament::run(a),
         Command::Solve(a) => commands::solve::run(a),
         Command::Variants(a) => commands::variants::run(a),
+        Command::Analyze(a) => commands::analyze::run(a),
         Command::Show(a) => commands::show::run(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Load(a) => commands::load::run(a),

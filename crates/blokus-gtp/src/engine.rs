@@ -40,7 +40,7 @@ impl Default for EngineConfig {
 }
 
 /// Every command, in the order `list_commands` gives them.
-const COMMANDS: [&str; 24] = [
+const COMMANDS: [&str; 26] = [
     "all_legal",
     "clear_board",
     "cputime",
@@ -57,6 +57,8 @@ const COMMANDS: [&str; 24] = [
     "play",
     "protocol_version",
     "quit",
+    "rate_move",
+    "rate_moves",
     "reg_genmove",
     "rules",
     "savesgf",
@@ -68,7 +70,7 @@ const COMMANDS: [&str; 24] = [
 ];
 
 /// Commands that need a player.
-const PLAYER_COMMANDS: [&str; 3] = ["g", "genmove", "reg_genmove"];
+const PLAYER_COMMANDS: [&str; 5] = ["g", "genmove", "rate_move", "rate_moves", "reg_genmove"];
 
 type CmdResult = Result<String, String>;
 
@@ -247,6 +249,14 @@ impl Engine {
                 let colour = self.colour(args[0])?;
                 self.genmove(colour, command == "genmove")
             }
+            "rate_moves" => {
+                nargs(0, 1)?;
+                self.rate_moves(args.first().copied())
+            }
+            "rate_move" => {
+                nargs(1, 1)?;
+                self.rate_move(args[0])
+            }
             "g" => {
                 nargs(0, 0)?;
                 let colour = self.game.to_move();
@@ -404,6 +414,85 @@ impl Engine {
             [name, _] => Err(format!("unknown parameter '{name}'")),
             _ => Err("expected no arguments, or a parameter name and value".into()),
         }
+    }
+
+    /// The player's rating of the current position, for the colour to move.
+    fn rating(&mut self, game: &Game) -> Result<blokus_ai::Rating, String> {
+        let budget = self.config.budget;
+        let player = self.player.as_mut().ok_or("no player set")?;
+        player.rate_moves(game, budget).ok_or_else(|| {
+            format!(
+                "player '{}' does not value moves (use an mcts player)",
+                player.name()
+            )
+        })
+    }
+
+    /// `rate_moves [N]`: the candidates of the colour to move (or the pie choices), best
+    /// first, as `MOVE VALUE VISITS` lines; at most `N` of them.
+    fn rate_moves(&mut self, limit: Option<&str>) -> CmdResult {
+        let limit = match limit {
+            Some(t) => t
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| format!("invalid count '{t}' (expected 1 or more)"))?,
+            None => usize::MAX,
+        };
+        if self.game.is_over() {
+            return Err("the game is over".into());
+        }
+        let game = self.game.clone();
+        let rating = self.rating(&game)?;
+        Ok(rating
+            .moves
+            .iter()
+            .take(limit)
+            .map(|m| {
+                format!(
+                    "{} {:.3} {}",
+                    blokus_ai::analysis::decision_text(&game, m.decision),
+                    m.value,
+                    m.visits
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+
+    /// `rate_move MOVE`: the value of one placement (or pie choice) of the colour to
+    /// move: the mover's expected result after it (exact if it ends the game), and the
+    /// simulations of the search after it, as `VALUE SIMULATIONS`.
+    fn rate_move(&mut self, text: &str) -> CmdResult {
+        if self.game.is_over() {
+            return Err("the game is over".into());
+        }
+        let rules = self.game.rules().clone();
+        let pos = self.game.position();
+        let side = rules.v().side_of_player(pos.player_to_move(&rules)).index();
+        let mut after = self.game.clone();
+        match text.to_ascii_lowercase().as_str() {
+            "keep" => after
+                .choose_pie(PieChoice::Keep)
+                .map_err(|e| e.to_string())?,
+            "swap" => after
+                .choose_pie(PieChoice::Swap)
+                .map_err(|e| e.to_string())?,
+            _ => {
+                let mv = notation::parse_move(rules.table(), text)
+                    .map_err(|e| format!("invalid move: {e}"))?;
+                after.play(mv).map_err(|e| match e {
+                    GameError::Illegal { message, .. } => format!("illegal move: {message}"),
+                    other => other.to_string(),
+                })?;
+            }
+        }
+        if after.is_over() {
+            let values = blokus_ai::Context::new(&rules).outcome(after.position());
+            return Ok(format!("{:.3} 0", values[side]));
+        }
+        let rating = self.rating(&after)?;
+        Ok(format!("{:.3} {}", rating.values[side], rating.simulations))
     }
 
     /// Asks the player for `colour`'s move; plays it when `play` (genmove).
@@ -667,6 +756,99 @@ mod tests {
         );
         assert_eq!(ask(&mut e, "rules none"), "= \n\n");
         assert_eq!(ask(&mut e, "rules"), "= none\n\n");
+    }
+
+    fn mcts_engine(variant: &str) -> Engine {
+        let player = blokus_ai::player_from_spec("mcts:simulations=200,seed=4").unwrap();
+        Engine::new(
+            Rules::by_name(variant).unwrap(),
+            Some(player),
+            EngineConfig::default(),
+        )
+    }
+
+    /// The same search as the engine's, through the library: the expected bytes.
+    fn expected_rating(game: &Game) -> blokus_ai::Rating {
+        blokus_ai::player_from_spec("mcts:simulations=200,seed=4")
+            .unwrap()
+            .rate_moves(game, Budget::default())
+            .unwrap()
+    }
+
+    #[test]
+    fn rate_moves_lists_candidates_best_first_with_values_and_visits() {
+        let mut e = mcts_engine("duo");
+        ask(&mut e, "play b e8,d9,e9,f9,e10");
+        let rating = expected_rating(e.game());
+        let lines: Vec<String> = rating
+            .moves
+            .iter()
+            .take(3)
+            .map(|m| {
+                let text = blokus_ai::analysis::decision_text(e.game(), m.decision);
+                format!("{text} {:.3} {}", m.value, m.visits)
+            })
+            .collect();
+        assert_eq!(
+            ask(&mut e, "5 rate_moves 3"),
+            format!("=5 {}\n\n", lines.join("\n"))
+        );
+        let all = ask(&mut e, "rate_moves");
+        assert_eq!(
+            all.lines().filter(|l| !l.is_empty()).count(),
+            rating.moves.len()
+        );
+        let visits: u64 = all
+            .lines()
+            .filter_map(|l| l.split(' ').next_back()?.parse::<u64>().ok())
+            .sum();
+        assert_eq!(visits, 200, "{all}");
+        assert_eq!(
+            ask(&mut e, "rate_moves 0"),
+            "? invalid count '0' (expected 1 or more)\n\n"
+        );
+        assert_eq!(ask(&mut e, "rate_moves 1 2"), "? too many arguments\n\n");
+        assert_eq!(e.game().moves().count(), 1, "rating plays nothing");
+    }
+
+    #[test]
+    fn rate_move_values_one_move_after_it_is_played() {
+        let mut e = mcts_engine("duo");
+        let mut after = e.game().clone();
+        after.play_text("e8,d9,e9,f9,e10").unwrap();
+        let rating = expected_rating(&after);
+        assert_eq!(
+            ask(&mut e, "rate_move e8,d9,e9,f9,e10"),
+            format!("= {:.3} 200\n\n", rating.values[0])
+        );
+        assert_eq!(
+            ask(&mut e, "rate_move a1"),
+            "? illegal move: the first piece must cover a starting point\n\n"
+        );
+        assert!(ask(&mut e, "rate_move zz9").starts_with("? invalid move:"));
+        assert_eq!(
+            ask(&mut e, "rate_move"),
+            "? missing argument: rate_move needs 1\n\n"
+        );
+        assert_eq!(e.game().moves().count(), 0, "rating plays nothing");
+    }
+
+    #[test]
+    fn rating_needs_a_tree_search_player_and_a_running_game() {
+        let mut e = engine("duo");
+        assert_eq!(
+            ask(&mut e, "rate_moves"),
+            "? player 'random' does not value moves (use an mcts player)\n\n"
+        );
+        let mut e = mcts_engine("duo");
+        while !e.game().is_over() {
+            let c = if e.game().to_move() == 0 { "b" } else { "w" };
+            let best = ask(&mut e, "rate_moves 1");
+            let mv = best[2..].split(' ').next().unwrap();
+            assert_eq!(ask(&mut e, &format!("play {c} {mv}")), "= \n\n");
+        }
+        assert_eq!(ask(&mut e, "rate_moves"), "? the game is over\n\n");
+        assert_eq!(ask(&mut e, "rate_move keep"), "? the game is over\n\n");
     }
 
     #[test]

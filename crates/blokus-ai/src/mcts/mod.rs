@@ -16,7 +16,7 @@ pub use search::Params;
 use search::{Limit, Searcher};
 use tree::{PIE_KEEP, PIE_SWAP};
 
-use crate::context::Context;
+use crate::context::{Context, MAX_SIDES};
 use crate::{Budget, Decision, Player};
 
 /// Highest strength level.
@@ -65,7 +65,54 @@ pub struct MctsPlayer {
     ctx: Option<Arc<Context>>,
     rng: SmallRng,
     last_stats: SearchStats,
-    params: Params,
+    pub(crate) params: Params,
+}
+
+/// One root action's statistics, summed over the search threads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootStat {
+    /// The action.
+    pub action: u32,
+    /// The side that chooses it.
+    pub side: usize,
+    /// Simulations through it.
+    pub visits: u64,
+    /// Sum of those simulations' values, per side.
+    pub sums: [f64; MAX_SIDES],
+    /// Its prior value.
+    pub prior: f32,
+}
+
+impl RootStat {
+    /// Mean value for a side (0.5 before any visit).
+    pub fn mean(&self, side: usize) -> f32 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            (self.sums[side] / self.visits as f64) as f32
+        }
+    }
+
+    /// The action as a decision.
+    pub fn decision(&self) -> Decision {
+        match self.action {
+            PIE_KEEP => Decision::Pie(PieChoice::Keep),
+            PIE_SWAP => Decision::Pie(PieChoice::Swap),
+            a => Decision::Place(Move::new(a as usize)),
+        }
+    }
+}
+
+/// The action the search prefers: most visits, then best mean for its side, then prior.
+pub(crate) fn best_stat(stats: &[RootStat]) -> Option<&RootStat> {
+    stats.iter().max_by(|a, b| {
+        let qa = if a.visits > 0 { a.mean(a.side) } else { 0.0 };
+        let qb = if b.visits > 0 { b.mean(b.side) } else { 0.0 };
+        a.visits
+            .cmp(&b.visits)
+            .then(qa.total_cmp(&qb))
+            .then(a.prior.total_cmp(&b.prior))
+    })
 }
 
 /// What the last search did.
@@ -106,6 +153,13 @@ impl MctsPlayer {
         &self.opts
     }
 
+    /// Turns stopping a search once its move is settled on or off for every thread.
+    pub(crate) fn set_early_stop(&mut self, on: bool) {
+        for s in &mut self.searchers {
+            s.set_early_stop(on);
+        }
+    }
+
     /// Statistics of the last decision.
     pub fn last_stats(&self) -> SearchStats {
         self.last_stats
@@ -138,9 +192,9 @@ impl MctsPlayer {
         }
     }
 
-    /// Runs the search from the game's position on every thread; returns per root
-    /// action (visits, value sum for the mover's side, prior).
-    fn search(&mut self, game: &Game, budget: Budget) -> Vec<(u32, u64, f64, f32)> {
+    /// Runs the search from the game's position on every thread; returns the root
+    /// actions' statistics summed over the threads.
+    pub(crate) fn search(&mut self, game: &Game, budget: Budget) -> Vec<RootStat> {
         let ctx = self.context(game);
         let (sims, time) = self.limits(budget);
         let start = Instant::now();
@@ -173,20 +227,28 @@ impl MctsPlayer {
                     .sum()
             })
         };
-        let mut out: Vec<(u32, u64, f64, f32)> = Vec::new();
+        let mut out: Vec<RootStat> = Vec::new();
         for s in &self.searchers {
             for (i, ch) in s.root_children().enumerate() {
                 // Every thread expands the root in the same order; look up otherwise.
-                let k = if out.get(i).is_some_and(|o| o.0 == ch.action) {
+                let k = if out.get(i).is_some_and(|o| o.action == ch.action) {
                     i
-                } else if let Some(k) = out.iter().position(|o| o.0 == ch.action) {
+                } else if let Some(k) = out.iter().position(|o| o.action == ch.action) {
                     k
                 } else {
-                    out.push((ch.action, 0, 0.0, ch.prior));
+                    out.push(RootStat {
+                        action: ch.action,
+                        side: ch.side as usize,
+                        visits: 0,
+                        sums: [0.0; MAX_SIDES],
+                        prior: ch.prior,
+                    });
                     out.len() - 1
                 };
-                out[k].1 += ch.n as u64;
-                out[k].2 += ch.vsum[ch.side as usize] as f64;
+                out[k].visits += ch.n as u64;
+                for (sum, v) in out[k].sums.iter_mut().zip(ch.vsum) {
+                    *sum += v as f64;
+                }
             }
         }
         self.last_stats = SearchStats {
@@ -198,33 +260,23 @@ impl MctsPlayer {
     }
 
     /// The action to play from aggregated root statistics.
-    fn choose(&mut self, stats: &[(u32, u64, f64, f32)]) -> u32 {
+    fn choose(&mut self, stats: &[RootStat]) -> u32 {
         if self.opts.level <= 1 && self.opts.simulations.is_none() && self.opts.seconds.is_none() {
             // Level 1 plays noisily: a draw weighted by visits plus prior.
             let weights: Vec<f64> = stats
                 .iter()
-                .map(|&(_, n, _, p)| n as f64 + 4.0 * p as f64 + 0.05)
+                .map(|s| s.visits as f64 + 4.0 * s.prior as f64 + 0.05)
                 .collect();
             let sum: f64 = weights.iter().sum();
             let mut r = self.rng.gen_range(0.0..sum);
             for (i, w) in weights.iter().enumerate() {
                 if r < *w {
-                    return stats[i].0;
+                    return stats[i].action;
                 }
                 r -= w;
             }
         }
-        let best = stats
-            .iter()
-            .max_by(|a, b| {
-                let qa = if a.1 > 0 { a.2 / a.1 as f64 } else { 0.0 };
-                let qb = if b.1 > 0 { b.2 / b.1 as f64 } else { 0.0 };
-                a.1.cmp(&b.1)
-                    .then(qa.total_cmp(&qb))
-                    .then(a.3.total_cmp(&b.3))
-            })
-            .expect("a root with children");
-        best.0
+        best_stat(stats).expect("a root with children").action
     }
 }
 
@@ -240,12 +292,11 @@ impl Player for MctsPlayer {
     fn decide(&mut self, game: &Game, budget: Budget) -> Decision {
         let stats = self.search(game, budget);
         let action = self.choose(&stats);
-        let chosen = stats.iter().find(|s| s.0 == action).expect("chosen child");
-        let value = if chosen.1 > 0 {
-            (chosen.2 / chosen.1 as f64) as f32
-        } else {
-            0.5
-        };
+        let chosen = stats
+            .iter()
+            .find(|s| s.action == action)
+            .expect("chosen child");
+        let value = chosen.mean(chosen.side);
         self.last_stats.value = value;
         let rules = game.rules();
         let two_player = rules.v().players == 2 && rules.v().num_sides() == 2;
@@ -253,16 +304,18 @@ impl Player for MctsPlayer {
         let p = self.params;
         if self.opts.resign
             && two_player
-            && chosen.1 >= p.resign_min_visits
+            && chosen.visits >= p.resign_min_visits
             && value < p.resign_value
         {
             return Decision::Resign;
         }
-        match action {
-            PIE_KEEP => Decision::Pie(PieChoice::Keep),
-            PIE_SWAP => Decision::Pie(PieChoice::Swap),
-            a => Decision::Place(Move::new(a as usize)),
-        }
+        chosen.decision()
+    }
+
+    fn rate_moves(&mut self, game: &Game, budget: Budget) -> Option<crate::Rating> {
+        // A fresh search each time: the same question gets the same answer.
+        self.reset();
+        Some(self.rate(game, budget))
     }
 
     fn reset(&mut self) {

@@ -124,6 +124,11 @@ impl Searcher {
         }
     }
 
+    /// Whether to stop once the choice of move is settled (see [`Params::early_stop`]).
+    pub fn set_early_stop(&mut self, on: bool) {
+        self.params.early_stop = on;
+    }
+
     /// Forgets the tree.
     pub fn forget_tree(&mut self) {
         self.tree = Tree::new();

@@ -1,5 +1,6 @@
 //! One module per subcommand; each exposes `Args` (clap) and `run`.
 
+pub mod analyze;
 pub mod backup;
 pub mod bench;
 pub mod gtp;
