@@ -195,8 +195,16 @@ impl Analyzer {
             at.undo().expect("an event to undo");
         }
         if at.is_over() {
-            let outcome = Context::new(at.rules()).outcome(at.position());
-            let values = outcome[..at.rules().v().num_sides()].to_vec();
+            let (rules, pos) = (at.rules(), at.position());
+            // A clock that ran out decides the game whatever the board says.
+            let values = if pos.any_timed_out() {
+                blokus_core::score::win_shares(rules, pos)
+                    .into_iter()
+                    .map(|v| v as f32)
+                    .collect()
+            } else {
+                Context::new(rules).outcome(pos)[..rules.v().num_sides()].to_vec()
+            };
             return PositionEval {
                 best_values: values.clone(),
                 values,
@@ -238,6 +246,8 @@ pub struct MoveReview {
     pub ply: usize,
     /// The event.
     pub event: GameEvent,
+    /// What it played.
+    pub played: Decision,
     /// The side that made it.
     pub side: Side,
     /// The mover's expected result before it: the value of the preferred move.
@@ -255,17 +265,18 @@ pub struct MoveReview {
     pub best: Option<Decision>,
 }
 
-/// The decision an event made.
-pub fn event_decision(event: GameEvent) -> Decision {
+/// The decision an event made (`None` for a clock running out, which nobody chose).
+pub fn event_decision(event: GameEvent) -> Option<Decision> {
     match event {
-        GameEvent::Place { mv, .. } => Decision::Place(mv),
-        GameEvent::Pie(c) => Decision::Pie(c),
+        GameEvent::Place { mv, .. } => Some(Decision::Place(mv)),
+        GameEvent::Pie(c) => Some(Decision::Pie(c)),
+        GameEvent::TimeOut { .. } => None,
     }
 }
 
-/// Reviews every event of `game` from the evaluations of its positions (`evals[i]`
-/// before event `i`, one more for the final position). Events without both evaluations
-/// are left out (an unfinished analysis).
+/// Reviews every placement and pie choice of `game` from the evaluations of its
+/// positions (`evals[i]` before event `i`, one more for the final position). Events
+/// without both evaluations are left out (an unfinished analysis), and so are time-outs.
 pub fn review(game: &Game, evals: &[PositionEval]) -> Vec<MoveReview> {
     let rules = game.rules();
     let v = rules.v();
@@ -273,27 +284,29 @@ pub fn review(game: &Game, evals: &[PositionEval]) -> Vec<MoveReview> {
         .iter()
         .enumerate()
         .take(evals.len().saturating_sub(1))
-        .map(|(ply, &event)| {
+        .filter_map(|(ply, &event)| {
+            let played = event_decision(event)?;
             let pos = game.position_at(ply).expect("a position before each event");
             let side = v.side_of_player(pos.player_to_move(rules));
             let before = evals[ply].best_values[side.index()];
             let after = evals[ply + 1].values[side.index()];
             let best = evals[ply].best;
-            let loss = if best == Some(event_decision(event)) {
+            let loss = if best == Some(played) {
                 0.0
             } else {
                 (before - after).max(0.0)
             };
-            MoveReview {
+            Some(MoveReview {
                 ply,
                 event,
+                played,
                 side,
                 before,
                 after,
                 loss,
                 class: MoveClass::of_loss(loss),
                 best,
-            }
+            })
         })
         .collect()
 }

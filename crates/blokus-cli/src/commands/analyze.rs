@@ -156,7 +156,7 @@ fn move_text(game: &Game, d: Decision) -> String {
 fn mover(game: &Game, r: &MoveReview) -> String {
     match r.event {
         GameEvent::Place { colour, .. } => game.rules().colour_name(colour).to_string(),
-        GameEvent::Pie(_) => score::side_name(game.rules(), r.side),
+        GameEvent::Pie(_) | GameEvent::TimeOut { .. } => score::side_name(game.rules(), r.side),
     }
 }
 
@@ -190,7 +190,7 @@ fn write_table(
     )?;
     let width = reviews
         .iter()
-        .map(|r| move_text(game, blokus_ai::analysis::event_decision(r.event)).len())
+        .map(|r| move_text(game, r.played).len())
         .max()
         .unwrap_or(4)
         .max(4);
@@ -200,9 +200,9 @@ fn write_table(
         "move", "colour", "played", "before", "after", "loss", "class"
     )?;
     for r in reviews {
-        let played = move_text(game, blokus_ai::analysis::event_decision(r.event));
+        let played = move_text(game, r.played);
         let best = match r.best {
-            Some(b) if b != blokus_ai::analysis::event_decision(r.event) => move_text(game, b),
+            Some(b) if b != r.played => move_text(game, b),
             Some(_) => "(played)".into(),
             None => String::new(),
         };
@@ -273,7 +273,7 @@ fn annotated_record(
         }
         c.push('.');
         match r.best {
-            Some(b) if b != blokus_ai::analysis::event_decision(r.event) => {
+            Some(b) if b != r.played => {
                 c.push_str(&format!(" AI preferred {}.", move_text(game, b)));
             }
             Some(_) => c.push_str(" The AI's choice too."),
