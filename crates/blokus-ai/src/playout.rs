@@ -1,34 +1,78 @@
-//! Knowledge-guided playouts: uniform legal draws from blokus-core's [`Playout`] (no
-//! move lists while the board is open, exact lists updated incrementally near the end),
-//! biased towards large pieces by keeping the biggest of [`DRAWS`] draws. Allocation-free.
+//! Knowledge-guided playouts on blokus-core's uniform legal draws ([`Playout`]).
+//!
+//! Two kinds of knowledge shape a playout move:
+//! - **Local replies.** The cells where an opponent's last placements let it grow (its
+//!   new attach points and their edge neighbours) are *local*; a local cell that is
+//!   also an attach point of the colour to move counts double. When the colour can take
+//!   such a shared attach point, it does: a few moves through those points are drawn and
+//!   the one covering the most local value is played (ties drawn with weight growing
+//!   with piece size). Fights at the contact line decide Blokus games; uniform playouts
+//!   ignore them and misjudge every contested position.
+//! - **Piece size.** Otherwise the move is the best of a few uniform legal draws by
+//!   local value, then size; in a colour's first placements pieces below a minimum size
+//!   count only when nothing bigger was drawn (nobody opens with small pieces).
+//!
+//! Allocation-free per playout.
 
 use blokus_core::playout::Playout;
-use blokus_core::{Move, Position};
+use blokus_core::{Cell, Move, PieChoice, Position};
 use rand::rngs::SmallRng;
+use rand::Rng;
 
 use crate::context::Context;
 
-/// Uniform legal draws compared for each playout move; the biggest piece is played.
-/// Two is what the simulation rate and the level ladder favoured.
-pub const DRAWS: usize = 2;
+/// Uniform legal draws compared for a playout move that is not a local reply.
+pub const DRAWS: usize = 3;
 
-/// Reusable scratch space for playouts of one variant. Allocates when built and when a
-/// list first grows; a playout itself does not allocate.
+/// Tries (drawn placements through shared attach points, legal or not) per local reply.
+const LOCAL_TRIES: usize = 12;
+
+/// Placements looked back at for local cells (own side's skipped): in a two-colour game
+/// the opponent's last two.
+const RECENT: usize = 3;
+
+/// Weight of a piece among local replies of equal value: this to the power of its size.
+const SIZE_GAMMA: f32 = 3.0;
+
+/// Reusable scratch space for playouts of one variant. Allocates when built; a playout
+/// itself does not allocate.
 pub struct Playouts {
     playout: Playout,
+    /// Per cell, its local value for the colour to move (0: not local).
+    local: Vec<u8>,
+    /// The cells with a local value (to clear them).
+    local_cells: Vec<Cell>,
+    /// Local cells that are attach points of the colour to move, with their edge status
+    /// and the cumulative count of table moves through them.
+    hot: Vec<(Cell, usize, u32)>,
+    /// The last placements (colour, move), oldest first, at most [`RECENT`].
+    recent: [(usize, Move); RECENT],
+    num_recent: usize,
+    /// `SIZE_GAMMA` to the power of each size (index = cells).
+    gamma: Vec<f32>,
 }
 
 impl Playouts {
     /// Scratch space for games under the context's rules.
     pub fn new(ctx: &Context) -> Playouts {
+        let cells = ctx.rules.table().geometry().num_cells();
         Playouts {
             playout: Playout::new(&ctx.rules),
+            local: vec![0; cells],
+            local_cells: Vec::with_capacity(cells),
+            hot: Vec::with_capacity(64),
+            recent: [(0, Move::new(0)); RECENT],
+            num_recent: 0,
+            gamma: (0..=ctx.max_size as i32 + 1)
+                .map(|s| SIZE_GAMMA.powi(s - ctx.max_size as i32))
+                .collect(),
         }
     }
 
     /// Plays `pos` to the end of the game (the turn bookkeeping of `pos` is not kept up
-    /// to date: only its placements, which is what scoring reads), with core's playout
-    /// loop. `on_move(ply, colour, move)` sees every placement; `ply` counts on from
+    /// to date: only its placements, which is what scoring reads). `recent` are the
+    /// placements (colour, move) that led to `pos`, oldest first (the last few are
+    /// used). `on_move(ply, colour, move)` sees every placement; `ply` counts on from
     /// `first_ply`.
     pub fn run(
         &mut self,
@@ -36,16 +80,221 @@ impl Playouts {
         pos: &mut Position,
         rng: &mut SmallRng,
         first_ply: usize,
+        recent: &[(usize, Move)],
         mut on_move: impl FnMut(usize, usize, Move),
     ) {
-        let t = ctx.rules.table();
-        let size = |m: Move| t.info(m).cells().len() as u32;
+        let rules = &ctx.rules;
+        self.playout.begin(rules);
+        self.num_recent = 0;
+        for &(c, m) in recent.iter().rev().take(RECENT).rev() {
+            self.remember(c, m);
+        }
+        let n = ctx.num_colours;
+        let mut dead = [false; blokus_core::position::MAX_COLOURS];
         let mut ply = first_ply;
+        let mut c = pos.to_move();
+        let mut idle = 0;
+        while !pos.is_over() && idle < n {
+            if pos.awaiting_pie_choice() {
+                let choice = if rng.gen_bool(0.5) {
+                    PieChoice::Keep
+                } else {
+                    PieChoice::Swap
+                };
+                let _ = pos.choose_pie(rules, choice);
+                c = pos.to_move();
+                continue;
+            }
+            let mv = if dead[c] {
+                None
+            } else {
+                self.choose(ctx, pos, c, rng)
+            };
+            match mv {
+                Some(m) => {
+                    on_move(ply, c, m);
+                    ply += 1;
+                    pos.place(rules, c, m);
+                    self.remember(c, m);
+                    idle = 0;
+                    if rules.v().pie
+                        && pos.pie_choice().is_none()
+                        && pos.first_move(0).is_some()
+                        && pos.first_move(1).is_some()
+                    {
+                        pos.set_awaiting_pie(true);
+                        continue;
+                    }
+                }
+                None => {
+                    dead[c] = true;
+                    idle += 1;
+                }
+            }
+            c = (c + 1) % n;
+        }
+        self.clear_local();
+        pos.finish(rules);
+    }
+
+    fn remember(&mut self, colour: usize, m: Move) {
+        if self.num_recent == RECENT {
+            self.recent.rotate_left(1);
+            self.num_recent -= 1;
+        }
+        self.recent[self.num_recent] = (colour, m);
+        self.num_recent += 1;
+    }
+
+    fn clear_local(&mut self) {
+        for &k in &self.local_cells {
+            self.local[k.index()] = 0;
+        }
+        self.local_cells.clear();
+        self.hot.clear();
+    }
+
+    /// The playout move of `colour`, or `None` if it has no legal move.
+    fn choose(
+        &mut self,
+        ctx: &Context,
+        pos: &Position,
+        colour: usize,
+        rng: &mut SmallRng,
+    ) -> Option<Move> {
+        let rules = &ctx.rules;
+        let t = rules.table();
+        let min = min_size(ctx, pos.pieces_placed(colour));
+        // First placements and reserved cells: core's exact draws.
+        let plain = pos.pieces_placed(colour) == 0 || pos.has_reserved_cells(rules, colour);
+        if !plain {
+            self.mark_local(ctx, pos, colour);
+            if let Some(m) = self.local_reply(ctx, pos, colour, min, rng) {
+                return Some(m);
+            }
+        } else {
+            self.clear_local();
+        }
+        let local = &self.local;
+        let key = |m: Move| {
+            let cells = t.info(m).cells();
+            let size = cells.len() as u32;
+            let value: u32 = cells.iter().map(|k| u32::from(local[k.index()])).sum();
+            u32::from(size >= min as u32) * 1024 + value * 16 + size
+        };
         self.playout
-            .run_biased(&ctx.rules, pos, rng, DRAWS, size, |c, m| {
-                on_move(ply, c, m);
-                ply += 1;
-            });
+            .draw_best(rules, pos, colour, rng, DRAWS, key)
+    }
+
+    /// Marks the local cells for `colour`: where the other sides' recent placements let
+    /// them grow.
+    fn mark_local(&mut self, ctx: &Context, pos: &Position, colour: usize) {
+        self.clear_local();
+        let rules = &ctx.rules;
+        let t = rules.table();
+        let g = t.geometry();
+        let own_attach = pos.attach_points(rules, colour);
+        let own_forbidden = pos.forbidden(colour);
+        let side = ctx.side_of_mover(pos, colour);
+        for i in 0..self.num_recent {
+            let (o, m) = self.recent[i];
+            if o == colour || ctx.side_of_mover(pos, o) == side {
+                continue;
+            }
+            let theirs = pos.forbidden(o);
+            for &k in t.corner_cells(m) {
+                if theirs.contains(k) {
+                    continue;
+                }
+                for &x in std::iter::once(&k).chain(g.edge_neighbours(k)) {
+                    if theirs.contains(x) || own_forbidden.contains(x) || self.local[x.index()] > 0
+                    {
+                        continue;
+                    }
+                    let shared = own_attach.contains(x);
+                    self.local[x.index()] = 1 + u8::from(shared);
+                    self.local_cells.push(x);
+                    if shared {
+                        let status = t.edge_status(x, own_forbidden);
+                        let count = t.moves_at_status_all(x, status).len() as u32;
+                        let total = self.hot.last().map_or(0, |h| h.2) + count;
+                        self.hot.push((x, status, total));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A legal move through a shared attach point covering the most local value (ties
+    /// drawn by piece size), from a few random tries; `None` if none was found.
+    fn local_reply(
+        &self,
+        ctx: &Context,
+        pos: &Position,
+        colour: usize,
+        min: usize,
+        rng: &mut SmallRng,
+    ) -> Option<Move> {
+        let total = self.hot.last()?.2;
+        if total == 0 {
+            return None;
+        }
+        let rules = &ctx.rules;
+        let t = rules.table();
+        let forbidden = pos.forbidden(colour);
+        let alt = rules.alternate_contact();
+        let mut best: Option<(Move, u32)> = None;
+        let mut weight_sum = 0f32;
+        for _ in 0..LOCAL_TRIES {
+            let r = rng.gen_range(0..total);
+            let i = self.hot.partition_point(|h| h.2 <= r);
+            let (p, status, _) = self.hot[i];
+            let k = r - if i == 0 { 0 } else { self.hot[i - 1].2 };
+            let m = t.moves_at_status_all(p, status)[k as usize];
+            let info = t.info(m);
+            let cells = info.cells();
+            if cells.len() < min
+                || info.hits(forbidden)
+                || pos.remaining(rules, colour, info.piece as usize) == 0
+                || (alt && !pos.still_legal(rules, colour, m))
+            {
+                continue;
+            }
+            let value: u32 = cells
+                .iter()
+                .map(|k| u32::from(self.local[k.index()]))
+                .sum();
+            let w = self.gamma[cells.len()];
+            match best {
+                Some((_, v)) if v > value => {}
+                Some((_, v)) if v == value => {
+                    weight_sum += w;
+                    if rng.gen::<f32>() * weight_sum < w {
+                        best = Some((m, value));
+                    }
+                }
+                _ => {
+                    weight_sum = w;
+                    best = Some((m, value));
+                }
+            }
+        }
+        best.map(|(m, _)| m)
+    }
+}
+
+/// The smallest piece worth playing in a colour's placement number `placed` (0-based)
+/// in a playout: the biggest pieces first, smaller ones as the opening ends. Longer on
+/// bigger boards, where the opening lasts longer.
+fn min_size(ctx: &Context, placed: usize) -> usize {
+    let big = ctx.max_size as usize;
+    let cells = ctx.rules.table().geometry().num_cells();
+    let (a, b, c) = if cells <= 200 { (2, 3, 5) } else { (3, 5, 7) };
+    match placed {
+        p if p < a => big,
+        p if p < b => big.saturating_sub(1),
+        p if p < c => big.saturating_sub(2),
+        _ => 1,
     }
 }
 
@@ -67,7 +316,9 @@ mod tests {
                 for _ in 0..4 {
                     let mut pos = Position::new(&rules);
                     let mut moves = Vec::new();
-                    playouts.run(&ctx, &mut pos, &mut rng, 0, |_, c, m| moves.push((c, m)));
+                    playouts.run(&ctx, &mut pos, &mut rng, 0, &[], |_, c, m| {
+                        moves.push((c, m))
+                    });
                     // Replay with the rules' own checks.
                     let mut replay = Position::new(&rules);
                     for &(c, m) in &moves {
@@ -86,5 +337,57 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The opponent's last placement opened attach points next to ours: the playout
+    /// answers there (takes a shared attach point) whenever it can.
+    #[test]
+    fn playouts_answer_the_opponents_last_move() {
+        let rules = Rules::by_name("duo").unwrap();
+        let ctx = Context::new(&rules);
+        let mut playouts = Playouts::new(&ctx);
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut local_replies = 0;
+        let mut tries = 0;
+        for seed in 0..40 {
+            // A few random placements, then check the next playout move.
+            let mut pos = Position::new(&rules);
+            let mut r = SmallRng::seed_from_u64(seed);
+            let mut recent = Vec::new();
+            let mut core = Playout::new(&rules);
+            core.begin(&rules);
+            for _ in 0..8 {
+                let c = pos.to_move();
+                let Some(m) = core.draw(&rules, &pos, c, &mut r) else {
+                    break;
+                };
+                pos.play(&rules, m);
+                recent.push((c, m));
+            }
+            let c = pos.to_move();
+            playouts.num_recent = 0;
+            for &(o, m) in &recent[recent.len().saturating_sub(RECENT)..] {
+                playouts.remember(o, m);
+            }
+            playouts.mark_local(&ctx, &pos, c);
+            if playouts.hot.is_empty() {
+                playouts.clear_local();
+                continue;
+            }
+            let shared: Vec<Cell> = playouts.hot.iter().map(|h| h.0).collect();
+            tries += 1;
+            if let Some(m) = playouts.choose(&ctx, &pos, c, &mut rng) {
+                let cells = rules.table().info(m).cells();
+                if cells.iter().any(|k| shared.contains(k)) {
+                    local_replies += 1;
+                }
+            }
+            playouts.clear_local();
+        }
+        assert!(tries >= 10, "only {tries} positions with shared attach points");
+        assert!(
+            local_replies * 10 >= tries * 9,
+            "{local_replies} local replies in {tries}"
+        );
     }
 }

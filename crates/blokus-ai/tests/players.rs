@@ -241,3 +241,45 @@ fn bad_specs_are_explained() {
     assert!(err("mcts:level").contains("needs a value"));
     assert_eq!(spec("mcts:level=9").name(), "mcts:level=9");
 }
+
+/// Issue #10's second-player position (Duo, Orange to move after eleven placements):
+/// plain uniform playouts rated the monomino `h10` best whatever the seed, while the
+/// contest is for the corner (the reference engine plays `l1,m1,l2,m2,l3`). With
+/// playouts that answer the opponent's last moves and open with big pieces, the search
+/// plays a five-cell piece.
+#[test]
+fn the_second_player_does_not_waste_the_monomino_early() {
+    let rules = Rules::by_name("duo").unwrap();
+    let moves = [
+        "f9,e10,f10,g10,f11",
+        "k4,j5,k5,l5,k6",
+        "f6,g6,g7,h7,g8",
+        "j2,i3,j3,h4,i4",
+        "g3,e4,f4,g4,e5",
+        "l7,k8,l8,l9,m9",
+        "i1,j1,k1,h2,i2",
+        "i6,i7,i8,i9,j9",
+        "h11,i11,j11,k11,j12",
+        "n10,n11,m12,n12,m13",
+        "l12,k13,l13,k14,l14",
+    ];
+    let mut game = Game::new(rules.clone());
+    for m in moves {
+        game.play_text(m).unwrap();
+    }
+    for seed in 1..=3 {
+        let mut p = spec(&format!("mcts:simulations=5000,seed={seed}"));
+        match p.decide(&game, Budget::default()) {
+            Decision::Place(m) => {
+                let cells = rules.table().info(m).cells().len();
+                assert_eq!(
+                    cells,
+                    5,
+                    "seed {seed}: played {}",
+                    blokus_core::notation::format_move(rules.table(), m)
+                );
+            }
+            d => panic!("seed {seed}: {d:?}"),
+        }
+    }
+}

@@ -13,6 +13,9 @@ use crate::context::{Context, Values};
 use crate::features::{mirror_symmetry, MoveScorer};
 use crate::playout::Playouts;
 
+/// Placements before the root remembered for the playouts' local replies.
+const RECENT_KEPT: usize = 4;
+
 /// Tuning constants of the search.
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
@@ -101,6 +104,9 @@ pub struct Searcher {
     stamp_ply: Vec<u16>,
     sim_id: u32,
     path: Vec<(u32, u8)>,
+    /// The last placements (colour, move) before the root, and in this simulation.
+    root_recent: Vec<(usize, Move)>,
+    recent: Vec<(usize, Move)>,
     scratch: Vec<(Move, f32)>,
     playouts: Option<Playouts>,
     params: Params,
@@ -118,6 +124,8 @@ impl Searcher {
             stamp_ply: Vec::new(),
             sim_id: 0,
             path: Vec::new(),
+            root_recent: Vec::new(),
+            recent: Vec::new(),
             scratch: Vec::new(),
             playouts: None,
             params,
@@ -177,6 +185,15 @@ impl Searcher {
             _ => self.tree = Tree::new(),
         }
         self.root_events = events.to_vec();
+        self.root_recent.clear();
+        for e in events.iter().rev() {
+            if let GameEvent::Place { colour, mv } = *e {
+                self.root_recent.insert(0, (colour, mv));
+                if self.root_recent.len() == RECENT_KEPT {
+                    break;
+                }
+            }
+        }
         self.root_pos = Some(game.position().clone());
         let size = ctx.num_colours * ctx.rules.table().len();
         if self.stamp.len() != size {
@@ -249,6 +266,8 @@ impl Searcher {
         }
         let nmoves = ctx.rules.table().len();
         self.path.clear();
+        self.recent.clear();
+        self.recent.extend_from_slice(&self.root_recent);
         let mut idx = self.tree.root;
         let mut ply = 0usize;
         loop {
@@ -275,7 +294,7 @@ impl Searcher {
         }
         let (stamp, stamp_ply, sim) = (&mut self.stamp, &mut self.stamp_ply, self.sim_id);
         let playouts = self.playouts.as_mut().expect("set_root first");
-        playouts.run(ctx, pos, &mut self.rng, ply, |p, c, m| {
+        playouts.run(ctx, pos, &mut self.rng, ply, &self.recent, |p, c, m| {
             let k = c * nmoves + m.index();
             stamp[k] = sim;
             stamp_ply[k] = p as u16;
@@ -293,9 +312,11 @@ impl Searcher {
                 .choose_pie(&ctx.rules, PieChoice::Swap)
                 .expect("pie pending"),
             a => {
-                let k = pos.to_move() * ctx.rules.table().len() + a as usize;
+                let colour = pos.to_move();
+                let k = colour * ctx.rules.table().len() + a as usize;
                 self.stamp[k] = self.sim_id;
                 self.stamp_ply[k] = ply as u16;
+                self.recent.push((colour, Move::new(a as usize)));
                 pos.play(&ctx.rules, Move::new(a as usize));
             }
         }
