@@ -182,8 +182,7 @@ impl Playouts {
             let value: u32 = cells.iter().map(|k| u32::from(local[k.index()])).sum();
             u32::from(size >= min as u32) * 1024 + value * 16 + size
         };
-        self.playout
-            .draw_best(rules, pos, colour, rng, DRAWS, key)
+        self.playout.draw_best(rules, pos, colour, rng, DRAWS, key)
     }
 
     /// Marks the local cells for `colour`: where the other sides' recent placements let
@@ -260,10 +259,7 @@ impl Playouts {
             {
                 continue;
             }
-            let value: u32 = cells
-                .iter()
-                .map(|k| u32::from(self.local[k.index()]))
-                .sum();
+            let value: u32 = cells.iter().map(|k| u32::from(self.local[k.index()])).sum();
             let w = self.gamma[cells.len()];
             match best {
                 Some((_, v)) if v > value => {}
@@ -384,7 +380,10 @@ mod tests {
             }
             playouts.clear_local();
         }
-        assert!(tries >= 10, "only {tries} positions with shared attach points");
+        assert!(
+            tries >= 10,
+            "only {tries} positions with shared attach points"
+        );
         assert!(
             local_replies * 10 >= tries * 9,
             "{local_replies} local replies in {tries}"
