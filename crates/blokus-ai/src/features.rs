@@ -12,6 +12,9 @@ pub struct MoveScorer<'a> {
     colour: usize,
     own_attach: CellSet,
     opp_attach: CellSet,
+    /// Opponents' attach points and their edge neighbours still open to them: where
+    /// they can grow next.
+    opp_zone: CellSet,
     forbidden: CellSet,
     opening: bool,
     /// The symmetry a mirroring opponent may be copying moves with: moves covering
@@ -28,6 +31,11 @@ pub struct Features {
     pub new_attach: f32,
     /// Opponents' attach points the move covers.
     pub blocked: f32,
+    /// Cells of the move in the opponents' zone (their attach points and the edge
+    /// neighbours of those still open to them).
+    pub zone: f32,
+    /// The colour's own attach points the move spoils (edge-adjacent to it).
+    pub own_spoiled: f32,
     /// Mean distance from the board centre in [0, 1] (only in the opening, else 0).
     pub centre: f32,
     /// Facing a mirroring opponent: the smallest distance between a cell the move takes
@@ -53,6 +61,7 @@ impl<'a> MoveScorer<'a> {
             colour,
             own_attach: pos.attach_points(&ctx.rules, colour),
             opp_attach: ctx.opponent_attach(pos, side),
+            opp_zone: opponent_zone(ctx, pos, side),
             forbidden: *pos.forbidden(colour),
             opening: placed < 4,
             mirror: mirror_symmetry(ctx, pos).map(|k| {
@@ -80,6 +89,12 @@ impl<'a> MoveScorer<'a> {
         f.blocked = cells
             .iter()
             .filter(|&&c| self.opp_attach.contains(c))
+            .count() as f32;
+        f.zone = cells.iter().filter(|&&c| self.opp_zone.contains(c)).count() as f32;
+        f.own_spoiled = t
+            .edge_cells(m)
+            .iter()
+            .filter(|&&c| self.own_attach.contains(c))
             .count() as f32;
         if self.opening {
             f.centre = cells
@@ -118,6 +133,21 @@ impl<'a> MoveScorer<'a> {
         h
     }
 
+    /// The tree search's prior heuristic of a legal move (higher is better): the
+    /// one-move heuristic of [`MoveScorer::score`] weighted towards contact: cells
+    /// where the opponents could grow next count extra, spoiling one's own attach
+    /// points counts against.
+    pub fn prior_score(&self, m: Move) -> f32 {
+        let f = self.features(m);
+        let mut h = 2.0 * f.size + 1.2 * f.new_attach + 1.0 * f.blocked + 2.5 * f.zone
+            - 2.0 * f.own_spoiled
+            - 6.0 * f.centre;
+        if f.self_symmetric {
+            h += 30.0;
+        }
+        h
+    }
+
     /// Whether the position is symmetric under a board symmetry with the players'
     /// colours swapped (see [`mirror_symmetry`]).
     pub fn facing_mirror(&self) -> bool {
@@ -128,6 +158,28 @@ impl<'a> MoveScorer<'a> {
     pub fn colour(&self) -> usize {
         self.colour
     }
+}
+
+/// Attach points of every scored colour of other sides than `side`, with their edge
+/// neighbours that colour may still cover.
+fn opponent_zone(ctx: &Context, pos: &Position, side: usize) -> CellSet {
+    let g = ctx.rules.table().geometry();
+    let mut out = CellSet::EMPTY;
+    for c in 0..ctx.num_colours {
+        if !ctx.scoring_side(pos, c).is_some_and(|s| s != side) || pos.pieces_placed(c) == 0 {
+            continue;
+        }
+        let theirs = pos.forbidden(c);
+        for a in pos.attach_points(&ctx.rules, c).iter() {
+            out.insert(a);
+            for &n in g.edge_neighbours(a) {
+                if !theirs.contains(n) {
+                    out.insert(n);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The board symmetry (index into [`Context::symmetries`]) that maps the position onto

@@ -402,7 +402,7 @@ impl Searcher {
             self.scratch.clear();
             let scratch = &mut self.scratch;
             let _ = pos.for_each_legal::<()>(&ctx.rules, colour, |m| {
-                scratch.push((m, scorer.score(m)));
+                scratch.push((m, scorer.prior_score(m)));
                 std::ops::ControlFlow::Continue(())
             });
             prune(ctx, pos, colour, &mut self.scratch);
