@@ -166,7 +166,7 @@ fn opponent_zone(ctx: &Context, pos: &Position, side: usize) -> CellSet {
     let g = ctx.rules.table().geometry();
     let mut out = CellSet::EMPTY;
     for c in 0..ctx.num_colours {
-        if !ctx.scoring_side(pos, c).is_some_and(|s| s != side) || pos.pieces_placed(c) == 0 {
+        if ctx.scoring_side(pos, c).is_none_or(|s| s == side) || pos.pieces_placed(c) == 0 {
             continue;
         }
         let theirs = pos.forbidden(c);
