@@ -11,6 +11,7 @@ use axum::{Json, Router};
 use blokus_core::{all_variants, Game, RuleOptions, Rules};
 use serde::{Deserialize, Serialize};
 
+use crate::clock::{now_ms, Clock, TimeControl};
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::room::RoomMsg;
@@ -109,6 +110,9 @@ struct CreateRequest {
     #[serde(default)]
     options: OptionsRequest,
     seats: Vec<SeatRequest>,
+    /// The time control; none when absent.
+    #[serde(default)]
+    clock: Option<TimeControl>,
 }
 
 fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
@@ -170,7 +174,20 @@ async fn create_game(
     };
     let id = new_game_id();
     let status = GameStatus::of(false, &seats);
-    let ai_first = crate::room::ai_to_move(&Game::new(Rules::new(v.clone(), options)), &seats);
+    let start = Game::new(Rules::new(v.clone(), options));
+    let ai_first = crate::room::ai_to_move(&start, &seats);
+    // The first player's clock runs from the start once every seat is taken (else
+    // when the last seat is claimed).
+    let clock = req.clock.map(|control| {
+        let mut c = Clock::new(control, v.players);
+        if status == GameStatus::Running {
+            c.start(
+                start.position().player_to_move(start.rules()).index(),
+                now_ms(),
+            );
+        }
+        c
+    });
     // Refuse before storing: a game whose room cannot start would be an orphan.
     hub.check_room_for_new_game().await?;
     hub.store
@@ -182,6 +199,7 @@ async fn create_game(
             status,
             ai_to_move: ai_first,
             tokens: tokens.clone(),
+            clock,
         })
         .await?;
     // Start the room now so an AI that moves first starts thinking at once. If the last

@@ -18,6 +18,9 @@ use crate::room::{self, RoomHandle, RoomMsg};
 
 /// How long a room without connections stays in memory.
 pub const ROOM_IDLE: Duration = Duration::from_secs(120);
+/// How often the server notes that it runs and looks for clocks run out in rooms not
+/// in memory.
+const CLOCK_EVERY: Duration = Duration::from_secs(5);
 /// How often idle rooms are looked for.
 const SWEEP_EVERY: Duration = Duration::from_secs(30);
 use crate::listen::PerAddress;
@@ -173,6 +176,14 @@ impl Hub {
             hints: Hints::new(cpu.clone()),
             cpu,
         };
+        let timekeeper = hub.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(CLOCK_EVERY);
+            loop {
+                tick.tick().await;
+                timekeeper.keep_time().await;
+            }
+        });
         let sweeper = hub.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(SWEEP_EVERY);
@@ -182,6 +193,19 @@ impl Hub {
             }
         });
         hub
+    }
+
+    /// Notes that the server runs (so a restart knows how long it was down) and loads
+    /// the rooms of games whose running clock has reached zero, so their time out is
+    /// recorded even when nobody watches (live rooms do it themselves, at once).
+    pub async fn keep_time(&self) {
+        let now = crate::clock::now_ms();
+        let _ = self.store.alive(now).await;
+        if let Ok(ids) = self.store.clocks_due(now).await {
+            for id in ids {
+                let _ = self.room(&id).await;
+            }
+        }
     }
 
     /// Removes from memory the rooms idle for `idle` (no connection, no AI work, no
@@ -324,6 +348,8 @@ impl Hub {
     /// is doing (a move being saved is saved), says goodbye to its connections and ends.
     pub async fn shutdown(&self) {
         self.cpu.stop();
+        // From now on the server is down: a restart does not charge that time.
+        let _ = self.store.alive(crate::clock::now_ms()).await;
         let rooms: Vec<RoomHandle> = self.rooms.lock().await.drain().map(|(_, h)| h).collect();
         for h in rooms {
             let (tx, rx) = oneshot::channel();
@@ -369,6 +395,7 @@ mod tests {
                 status: crate::seats::GameStatus::Running,
                 ai_to_move: false,
                 tokens: vec![],
+                clock: None,
             })
             .await
             .unwrap();

@@ -7,6 +7,7 @@
 
 pub mod assets;
 pub mod backup;
+pub mod clock;
 pub mod codec;
 pub mod cpu;
 pub mod error;
@@ -70,6 +71,8 @@ pub async fn serve_until(
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), AppError> {
     let store = store::Store::open(&config.data)?;
+    // Time while the server was down is not charged to running clocks.
+    store.resume_clocks(clock::now_ms()).await?;
     let limits = config.limits;
     let hub = Hub::new(store, limits);
     tokio::spawn(resume_ai_games(hub.clone()));

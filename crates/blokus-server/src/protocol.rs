@@ -174,6 +174,14 @@ pub enum ServerMsg<'a> {
         /// Colour names.
         names: Vec<String>,
     },
+    /// A player's time ran out: event `ply` records it (with two players the game
+    /// ends; with more, the seat's colours pass from now on).
+    TimeOut {
+        /// Number of the event.
+        ply: usize,
+        /// The seat whose time ran out.
+        seat: usize,
+    },
     /// The game ended at `ply` events.
     GameOver {
         /// Number of events of the finished game.

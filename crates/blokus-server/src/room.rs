@@ -7,9 +7,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use blokus_ai::{Budget, Decision};
-use blokus_core::{Game, GameError};
+use blokus_core::{Game, GameError, GameEvent, PlayerId};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::clock::{self, now_ms, Clock};
 use crate::codec::encode;
 use crate::cpu::Cpu;
 use crate::error::AppError;
@@ -167,6 +168,17 @@ struct Conn {
     alive: oneshot::Sender<Goodbye>,
 }
 
+/// Completes at `at` (unix ms; at once if past), or never for `None`.
+async fn sleep_until_ms(at: Option<i64>) {
+    match at {
+        Some(at) => {
+            let wait = Duration::from_millis((at - now_ms()).max(0) as u64);
+            tokio::time::sleep(wait).await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
 /// Whether an AI seat is to move in a game (stored, so a restart resumes the game).
 pub fn ai_to_move(game: &Game, seats: &[Seat]) -> bool {
     !game.is_over()
@@ -194,6 +206,7 @@ struct Room {
     ai_tx: mpsc::UnboundedSender<AiResult>,
     last_active: Instant,
     evicted: bool,
+    clock: Option<Clock>,
 }
 
 /// Starts the task of a stored game and returns its handle.
@@ -223,6 +236,7 @@ pub fn spawn(
         ai_tx,
         last_active: Instant::now(),
         evicted: false,
+        clock: stored.clock,
     };
     tokio::spawn(room.run(rx, ai_rx));
     Ok(RoomHandle { tx })
@@ -238,6 +252,7 @@ impl Room {
         // The room ends only when the hub evicts it (so the hub never hands out the
         // handle of a room that is about to end) or when every handle is gone.
         while !self.evicted {
+            let flag_at = self.clock.as_ref().and_then(Clock::flag_at);
             tokio::select! {
                 msg = rx.recv() => match msg {
                     Some(m) => self.handle(m).await,
@@ -246,6 +261,10 @@ impl Room {
                 Some(r) = ai_rx.recv() => {
                     self.last_active = Instant::now();
                     self.ai_done(r).await;
+                }
+                () = sleep_until_ms(flag_at) => {
+                    self.last_active = Instant::now();
+                    self.flag().await;
                 }
             }
         }
@@ -278,7 +297,55 @@ impl Room {
     }
 
     fn view(&self) -> GameView {
-        view::state(&self.id, &self.game, &self.seats, &self.connected())
+        let mut v = view::state(&self.id, &self.game, &self.seats, &self.connected());
+        v.clock = self.clock.as_ref().map(|c| c.view(now_ms()));
+        v
+    }
+
+    /// The clocks after a change of the game to `game` with `status` at `now`: the
+    /// running clock stops (gaining the increment if `moved_by` just moved), and the
+    /// clock of the player to move starts, once every seat is taken and until the end.
+    fn clock_after(
+        &self,
+        base: Option<Clock>,
+        game: &Game,
+        status: GameStatus,
+        moved_by: Option<usize>,
+        now: i64,
+    ) -> Option<Clock> {
+        let mut c = base?;
+        match moved_by {
+            Some(p) => c.moved(p, now),
+            None => c.stop(now),
+        }
+        if !game.is_over() && status == GameStatus::Running {
+            c.start(game.position().player_to_move(game.rules()).index(), now);
+        }
+        Some(c)
+    }
+
+    /// The running clock reached zero: that player's time is out (the rules in
+    /// `blokus-core` say what follows), stored and announced like a move.
+    async fn flag(&mut self) {
+        let Some(mut clock) = self.clock.clone() else {
+            return;
+        };
+        if clock.flag_at().is_none_or(|at| at > now_ms()) {
+            return;
+        }
+        let Some(player) = clock.flagged() else {
+            return;
+        };
+        if self.game.time_out(PlayerId::new(player)).is_err() {
+            // Nothing to decide (the game ended meanwhile): the clock just stops.
+            self.clock = Some(clock);
+            return;
+        }
+        if let Err(e) = self.commit_last(Some(clock)).await {
+            self.broadcast(ServerMsg::error(&e));
+            // The database refused: try again in a moment rather than at once.
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
     }
 
     /// Sends every connection the current state; the legal moves go only to the
@@ -429,10 +496,19 @@ impl Room {
         let mut seats = self.seats.clone();
         seats[s].claimed = true;
         let status = GameStatus::of(self.game.is_over(), &seats);
+        let clock = self.clock_after(self.clock.clone(), &self.game, status, None, now_ms());
         self.store
-            .claim_seat(self.id.clone(), s, token.clone(), seats.clone(), status)
+            .claim_seat(
+                self.id.clone(),
+                s,
+                token.clone(),
+                seats.clone(),
+                status,
+                clock.clone(),
+            )
             .await?;
         self.seats = seats;
+        self.clock = clock;
         self.tokens.insert(token.clone(), s);
         self.broadcast_state();
         Ok((s, token))
@@ -512,14 +588,14 @@ impl Room {
                 self.game
                     .play_as(colour, mv)
                     .map_err(|e| Refusal::new(ErrorCode::Illegal, e.to_string()))?;
-                self.commit_last().await
+                self.commit_last(self.clock.clone()).await
             }
             ClientMsg::Pie { choice } => {
                 self.check_turn(conn, None)?;
                 self.game
                     .choose_pie(choice)
                     .map_err(|e| Refusal::new(ErrorCode::NoPie, e.to_string()))?;
-                self.commit_last().await
+                self.commit_last(self.clock.clone()).await
             }
             ClientMsg::Undo {} => {
                 let seats = self
@@ -580,12 +656,18 @@ impl Room {
         Ok(())
     }
 
-    /// Persists the game's newest event, then tells everybody; on a database failure the
-    /// event is taken back so memory and disk agree.
-    async fn commit_last(&mut self) -> Result<(), Refusal> {
+    /// Persists the game's newest event with the clocks (`clock` is how they stood
+    /// before it), then tells everybody; on a database failure the event is taken back
+    /// so memory and disk agree.
+    async fn commit_last(&mut self, clock: Option<Clock>) -> Result<(), Refusal> {
         let n = self.game.events().len() - 1;
         let event = self.game.events()[n];
         let text = encode(&self.game, &event);
+        let moved_by = match event {
+            GameEvent::TimeOut { .. } => None,
+            _ => Some(view::event_player(&self.game, n)),
+        };
+        let clock = self.clock_after(clock, &self.game, self.status(), moved_by, now_ms());
         if let Err(e) = self
             .store
             .append_event(
@@ -594,6 +676,7 @@ impl Room {
                 text,
                 self.status(),
                 ai_to_move(&self.game, &self.seats),
+                clock.clone(),
             )
             .await
         {
@@ -602,6 +685,16 @@ impl Room {
                 ErrorCode::Internal,
                 format!("the move could not be saved: {e}"),
             ));
+        }
+        self.clock = clock;
+        if let GameEvent::TimeOut { player } = event {
+            self.broadcast(
+                ServerMsg::TimeOut {
+                    ply: n,
+                    seat: player.index(),
+                }
+                .text(),
+            );
         }
         if let blokus_core::GameEvent::Place { colour, mv } = event {
             let table = self.game.rules().table();
@@ -654,9 +747,11 @@ impl Room {
         }
         let status = GameStatus::of(trial.is_over(), &self.seats);
         let ai = ai_to_move(&trial, &self.seats);
+        // Time spent stays spent: the clock of whoever is to move after the undo runs.
+        let clock = self.clock_after(self.clock.clone(), &trial, status, None, now_ms());
         if let Err(e) = self
             .store
-            .truncate_events(self.id.clone(), last_own, status, ai)
+            .truncate_events(self.id.clone(), last_own, status, ai, clock.clone())
             .await
         {
             return Err(Refusal::new(
@@ -665,6 +760,7 @@ impl Room {
             ));
         }
         self.game = trial;
+        self.clock = clock;
         // An AI answer computed for a later ply is now stale; ai_done drops it.
         self.ai_pending = None;
         self.broadcast(ServerMsg::Undo { ply: last_own }.text());
@@ -694,6 +790,16 @@ impl Room {
             return;
         }
         let level = seat.level.unwrap_or(AiLevel::DEFAULT);
+        // On a clock, the AI thinks for a share of its time left (never flagging in
+        // normal play); its level still caps the search.
+        let budget = self
+            .clock
+            .as_ref()
+            .and_then(|c| clock::ai_seconds(c.control, c.left(p, now_ms())))
+            .map_or(Budget::default(), |s| Budget {
+                seconds: Some(s),
+                simulations: Some(blokus_ai::mcts::level_simulations(level.get())),
+            });
         self.ai_pending = Some(ply);
         let game = self.game.clone();
         let tx = self.ai_tx.clone();
@@ -702,11 +808,7 @@ impl Room {
             // A failed search (or a stopping server) gives no decision; ai_done then
             // plays a legal move so the game never stalls.
             let decision = match cpu
-                .run(move |_| {
-                    level
-                        .player(rand::random())
-                        .decide(&game, Budget::default())
-                })
+                .run(move |_| level.player(rand::random()).decide(&game, budget))
                 .await
             {
                 Ok(d) => Some(d),
@@ -740,7 +842,7 @@ impl Room {
                 return;
             }
         }
-        if let Err(e) = self.commit_last().await {
+        if let Err(e) = self.commit_last(self.clock.clone()).await {
             self.broadcast(ServerMsg::error(&e));
         }
     }

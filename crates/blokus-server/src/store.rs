@@ -11,6 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::clock::Clock;
 use crate::error::AppError;
 use crate::seats::{GameStatus, Seat};
 
@@ -33,6 +34,8 @@ pub struct StoredGame {
     pub tokens: Vec<(String, usize)>,
     /// Creation time (unix seconds).
     pub created: i64,
+    /// The clocks of a timed game.
+    pub clock: Option<Clock>,
 }
 
 /// A game to store.
@@ -52,6 +55,8 @@ pub struct NewGame {
     pub ai_to_move: bool,
     /// (token, seat) pairs of the seats people hold.
     pub tokens: Vec<(String, usize)>,
+    /// The clocks of a timed game.
+    pub clock: Option<Clock>,
 }
 
 /// One line of the game list.
@@ -82,6 +87,17 @@ pub struct Store {
 
 /// The database file inside the data folder.
 pub const DB_FILE: &str = "blokus.sqlite3";
+
+/// A clock as stored: its JSON and when it runs out.
+fn clock_columns(clock: Option<&Clock>) -> (Option<String>, Option<i64>) {
+    match clock {
+        Some(c) => (
+            Some(serde_json::to_string(c).expect("clocks serialise")),
+            c.flag_at(),
+        ),
+        None => (None, None),
+    }
+}
 
 fn now() -> i64 {
     SystemTime::now()
@@ -139,16 +155,18 @@ impl Store {
             status,
             ai_to_move,
             tokens,
+            clock,
         } = game;
         let seats_json = serde_json::to_string(&seats).expect("seats serialise");
+        let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
             let tx = c.transaction()?;
             let t = now();
             tx.execute(
                 "INSERT INTO games(id, variant, options, seats, status, plies, created, updated,
-                                   ai_to_move)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6, ?7)",
-                params![id, variant, options, seats_json, status, t, ai_to_move],
+                                   ai_to_move, clock, flag_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6, ?7, ?8, ?9)",
+                params![id, variant, options, seats_json, status, t, ai_to_move, clock, flag_at],
             )?;
             for (token, seat) in &tokens {
                 tx.execute(
@@ -167,7 +185,7 @@ impl Store {
         self.with(move |c| {
             let row = c
                 .query_row(
-                    "SELECT variant, options, seats, created FROM games WHERE id = ?1",
+                    "SELECT variant, options, seats, created, clock FROM games WHERE id = ?1",
                     params![id],
                     |r| {
                         Ok((
@@ -175,15 +193,20 @@ impl Store {
                             r.get::<_, String>(1)?,
                             r.get::<_, String>(2)?,
                             r.get::<_, i64>(3)?,
+                            r.get::<_, Option<String>>(4)?,
                         ))
                     },
                 )
                 .optional()?;
-            let Some((variant, options, seats, created)) = row else {
+            let Some((variant, options, seats, created, clock)) = row else {
                 return Ok(None);
             };
             let seats: Vec<Seat> = serde_json::from_str(&seats)
                 .map_err(|e| AppError::Internal(format!("stored seats of {id}: {e}")))?;
+            let clock: Option<Clock> = clock
+                .map(|c| serde_json::from_str(&c))
+                .transpose()
+                .map_err(|e| AppError::Internal(format!("stored clock of {id}: {e}")))?;
             let mut st = c.prepare("SELECT event FROM events WHERE game_id = ?1 ORDER BY ply")?;
             let events = st
                 .query_map(params![id], |r| r.get::<_, String>(0))?
@@ -202,13 +225,14 @@ impl Store {
                 events,
                 tokens,
                 created,
+                clock,
             }))
         })
         .await
     }
 
-    /// Appends the event number `ply` (0-based) and sets the game's status and whether
-    /// an AI is to move, atomically.
+    /// Appends the event number `ply` (0-based) and sets the game's status, whether
+    /// an AI is to move and its clocks, atomically.
     pub async fn append_event(
         &self,
         id: String,
@@ -216,7 +240,9 @@ impl Store {
         event: String,
         status: GameStatus,
         ai_to_move: bool,
+        clock: Option<Clock>,
     ) -> Result<(), AppError> {
+        let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
             let tx = c.transaction()?;
             tx.execute(
@@ -224,9 +250,18 @@ impl Store {
                 params![id, ply as i64, event],
             )?;
             tx.execute(
-                "UPDATE games SET status = ?2, plies = ?3, updated = ?4, ai_to_move = ?5
+                "UPDATE games SET status = ?2, plies = ?3, updated = ?4, ai_to_move = ?5,
+                                  clock = ?6, flag_at = ?7
                  WHERE id = ?1",
-                params![id, status, ply as i64 + 1, now(), ai_to_move],
+                params![
+                    id,
+                    status,
+                    ply as i64 + 1,
+                    now(),
+                    ai_to_move,
+                    clock,
+                    flag_at
+                ],
             )?;
             tx.commit()?;
             Ok(())
@@ -234,15 +269,17 @@ impl Store {
         .await
     }
 
-    /// Removes the events from `ply` on (undo) and sets the status and whether an AI
-    /// is to move, atomically.
+    /// Removes the events from `ply` on (undo) and sets the status, whether an AI is
+    /// to move and the clocks, atomically.
     pub async fn truncate_events(
         &self,
         id: String,
         ply: usize,
         status: GameStatus,
         ai_to_move: bool,
+        clock: Option<Clock>,
     ) -> Result<(), AppError> {
+        let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
             let tx = c.transaction()?;
             tx.execute(
@@ -250,9 +287,10 @@ impl Store {
                 params![id, ply as i64],
             )?;
             tx.execute(
-                "UPDATE games SET status = ?2, plies = ?3, updated = ?4, ai_to_move = ?5
+                "UPDATE games SET status = ?2, plies = ?3, updated = ?4, ai_to_move = ?5,
+                                  clock = ?6, flag_at = ?7
                  WHERE id = ?1",
-                params![id, status, ply as i64, now(), ai_to_move],
+                params![id, status, ply as i64, now(), ai_to_move, clock, flag_at],
             )?;
             tx.commit()?;
             Ok(())
@@ -260,7 +298,8 @@ impl Store {
         .await
     }
 
-    /// Gives a seat to a person: stores its token and the updated seats.
+    /// Gives a seat to a person: stores its token, the updated seats and the clocks
+    /// (which start once every seat is taken).
     pub async fn claim_seat(
         &self,
         id: String,
@@ -268,8 +307,10 @@ impl Store {
         token: String,
         seats: Vec<Seat>,
         status: GameStatus,
+        clock: Option<Clock>,
     ) -> Result<(), AppError> {
         let seats_json = serde_json::to_string(&seats).expect("seats serialise");
+        let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
             let tx = c.transaction()?;
             tx.execute(
@@ -277,8 +318,10 @@ impl Store {
                 params![token, id, seat as i64],
             )?;
             tx.execute(
-                "UPDATE games SET seats = ?2, status = ?3, updated = ?4 WHERE id = ?1",
-                params![id, seats_json, status, now()],
+                "UPDATE games SET seats = ?2, status = ?3, updated = ?4, clock = ?5,
+                                  flag_at = ?6
+                 WHERE id = ?1",
+                params![id, seats_json, status, now(), clock, flag_at],
             )?;
             tx.commit()?;
             Ok(())
@@ -295,6 +338,77 @@ impl Store {
                 .query_map([], |r| r.get::<_, String>(0))?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(ids)
+        })
+        .await
+    }
+
+    /// Games whose running clock reaches zero by `at` (unix ms), soonest first: their
+    /// rooms are loaded so the time out is recorded even when nobody watches.
+    pub async fn clocks_due(&self, at: i64) -> Result<Vec<String>, AppError> {
+        self.with(move |c| {
+            let mut st = c.prepare(
+                "SELECT id FROM games WHERE flag_at IS NOT NULL AND flag_at <= ?1
+                 ORDER BY flag_at LIMIT 100",
+            )?;
+            let ids = st
+                .query_map(params![at], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(ids)
+        })
+        .await
+    }
+
+    /// Records that the server runs at `now` (unix ms).
+    pub async fn alive(&self, now: i64) -> Result<(), AppError> {
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO server_alive(id, at) VALUES (1, ?1)
+                 ON CONFLICT(id) DO UPDATE SET at = excluded.at",
+                params![now],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// At start: moves every running clock on by the time since the server was last
+    /// known to run, so time while it was down is not charged; returns that time (ms).
+    pub async fn resume_clocks(&self, now: i64) -> Result<i64, AppError> {
+        self.with(move |c| {
+            let tx = c.transaction()?;
+            let last: Option<i64> = tx
+                .query_row("SELECT at FROM server_alive WHERE id = 1", [], |r| r.get(0))
+                .optional()?;
+            let down = last.map_or(0, |at| (now - at).max(0));
+            if down > 0 {
+                let rows = {
+                    let mut st =
+                        tx.prepare("SELECT id, clock FROM games WHERE flag_at IS NOT NULL")?;
+                    let rows = st
+                        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+                        .collect::<Result<Vec<_>, _>>()?;
+                    rows
+                };
+                for (id, text) in rows {
+                    // A clock that cannot be read is left alone; loading the game says why.
+                    let Ok(mut clock) = serde_json::from_str::<Clock>(&text) else {
+                        continue;
+                    };
+                    clock.shift(down);
+                    let (clock, flag_at) = clock_columns(Some(&clock));
+                    tx.execute(
+                        "UPDATE games SET clock = ?2, flag_at = ?3 WHERE id = ?1",
+                        params![id, clock, flag_at],
+                    )?;
+                }
+            }
+            tx.execute(
+                "INSERT INTO server_alive(id, at) VALUES (1, ?1)
+                 ON CONFLICT(id) DO UPDATE SET at = excluded.at",
+                params![now],
+            )?;
+            tx.commit()?;
+            Ok(down)
         })
         .await
     }

@@ -135,6 +135,9 @@ pub struct GameView {
     pub results: Vec<ResultView>,
     /// The seats.
     pub seats: Vec<SeatView>,
+    /// The clocks of a timed game (absent for untimed games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clock::ClockView>,
 }
 
 /// The shared state of a game (see [`GameView`]).
@@ -225,6 +228,7 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], connected: &[bool]) -> GameV
         scores: colour_scores(rules, pos),
         results,
         seats: seats_view,
+        clock: None,
     }
 }
 

@@ -437,6 +437,7 @@ async fn every_game_where_the_ai_is_to_move_goes_on_after_a_crash() {
                         status: GameStatus::Running,
                         ai_to_move: true,
                         tokens: vec![(new_token(), 1)],
+                        clock: None,
                     })
                     .await
                     .unwrap();
@@ -454,6 +455,7 @@ async fn every_game_where_the_ai_is_to_move_goes_on_after_a_crash() {
                         status: GameStatus::Running,
                         ai_to_move: false,
                         tokens: vec![(new_token(), 0)],
+                        clock: None,
                     })
                     .await
                     .unwrap();

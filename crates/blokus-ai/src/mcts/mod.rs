@@ -28,6 +28,12 @@ pub const MAX_LEVEL: u8 = 9;
 pub(crate) const LEVEL_SIMULATIONS: [u64; MAX_LEVEL as usize] =
     [12, 25, 60, 150, 400, 1_000, 2_500, 5_000, 10_000];
 
+/// Simulations per move of a level (clamped to 1..=[`MAX_LEVEL`]): with a time limit in
+/// the [`Budget`], the level still caps the search.
+pub fn level_simulations(level: u8) -> u64 {
+    LEVEL_SIMULATIONS[(level.clamp(1, MAX_LEVEL) - 1) as usize]
+}
+
 /// Settings of an [`MctsPlayer`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsOptions {
