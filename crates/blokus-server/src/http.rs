@@ -40,6 +40,7 @@ pub fn router(hub: Hub) -> Router {
         )
         .merge(crate::puzzles::router())
         .merge(crate::game_hint::router())
+        .merge(crate::analysis::router())
         .merge(crate::tournaments::router())
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn_with_state(

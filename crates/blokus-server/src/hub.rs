@@ -157,6 +157,8 @@ pub struct Hub {
     pub cpu: Cpu,
     /// Puzzle hints and the solutions they found.
     pub hints: Hints,
+    /// Game analyses waiting and running.
+    pub analyses: crate::analysis::Queue,
 }
 
 impl Hub {
@@ -174,6 +176,7 @@ impl Hub {
             guesses: AddressBuckets::new(limits.guesses_per_minute, limits.guess_burst),
             ws_addresses: PerAddress::default(),
             hints: Hints::new(cpu.clone()),
+            analyses: crate::analysis::Queue::default(),
             cpu,
         };
         let timekeeper = hub.clone();

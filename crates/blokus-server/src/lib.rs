@@ -5,6 +5,7 @@
 //! think on blocking threads. The protocol is documented in `docs/api.md`.
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod assets;
 pub mod backup;
 pub mod clock;
@@ -76,6 +77,7 @@ pub async fn serve_until(
     let limits = config.limits;
     let hub = Hub::new(store, limits);
     tokio::spawn(resume_ai_games(hub.clone()));
+    tokio::spawn(analysis::worker(hub.clone()));
     let accept = listen::Accept {
         per_address: limits.http_per_address,
         header_timeout: limits.header_timeout,

@@ -15,7 +15,10 @@ use crate::clock::Clock;
 use crate::error::AppError;
 use crate::seats::{GameStatus, Seat};
 
+mod analyses;
 mod tournaments;
+
+pub use analyses::StoredAnalysis;
 
 /// A game as stored.
 #[derive(Clone, Debug)]
