@@ -935,6 +935,84 @@ test('every page works under the strict content security policy', async ({ brows
   await page.close();
 });
 
+// ----- issue 11 item 3: clocks -----
+
+/**
+ * Creates a timed game through the API with this page's seat tokens stored, and opens it.
+ * @param {Page} page
+ * @param {string} base
+ * @param {Array<{kind: string, level?: number}>} seats
+ * @param {{type: string, base?: number, increment?: number, days?: number}} clock
+ */
+async function openTimedGame(page, base, seats, clock) {
+  await page.goto(`${base}/`);
+  const url = await page.evaluate(
+    async ([seats, clock]) => {
+      const r = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ variant: 'duo', seats, clock }) });
+      /** @type {{id: string, url: string, tokens: Array<{seat: number, token: string}>}} */
+      const g = await r.json();
+      localStorage.setItem('blokus.tokens', JSON.stringify({ [g.id]: g.tokens }));
+      return g.url;
+    },
+    /** @type {[Array<{kind: string, level?: number}>, object]} */ ([seats, clock]),
+  );
+  await page.goto(`${base}${url}`);
+  await page.waitForFunction(() => !!window.blokusGame?.state());
+}
+
+/** Seconds shown by a clock ("4:05" or "9.4"). @param {string} text */
+const clockSeconds = (text) => {
+  const parts = text.trim().split(':').map(Number);
+  return parts.length === 2 ? parts[0] * 60 + parts[1] : parts[0];
+};
+
+test('clocks: the lobby offers time controls; a timed game counts down, warns when low, and the flag ends it', async ({ browser, server }) => {
+  await atBothSizes(browser, async (page, size) => {
+    // The lobby: choose 1+0 against the AI; the game page shows both clocks, mine running.
+    await page.goto(`${server.url}/`);
+    const choices = await page.locator('#clock option').allInnerTexts();
+    for (const want of ['No clock', '1+0', '3+2', '5+3', '10+5', '15+10', '1 day', '3 days', '7 days']) {
+      assert(choices.some((c) => c.includes(want)), `the lobby offers ${want} (${choices.join(' | ')})`);
+    }
+    await page.selectOption('#variant', 'duo');
+    await page.locator('.seat-kind').nth(0).selectOption('me');
+    await page.locator('.seat-kind').nth(1).selectOption('ai');
+    await page.locator('.seat-level').nth(1).selectOption('1');
+    await page.selectOption('#clock', 'f:60:0');
+    await Promise.all([page.waitForURL(/\/game\/[0-9a-f]{16}$/), page.click('#create-btn')]);
+    await page.waitForFunction(() => !!window.blokusGame?.state());
+    await page.locator('#clocks .clock').nth(1).waitFor();
+    assert((await page.locator('#clocks').innerText()).includes('1+0'), 'the time control is named');
+    assert((await page.locator('#clocks .clock.running').getAttribute('data-seat')) === '0', 'my clock runs first');
+    const mine = page.locator('#clocks .clock[data-seat="0"] .clock-time');
+    const t1 = clockSeconds(await mine.innerText());
+    await sleep(1500);
+    const t2 = clockSeconds(await mine.innerText());
+    assert(t1 <= 60 && t2 < t1 && t2 > t1 - 4, `my clock counts down (${t1} then ${t2})`);
+    assert(!(await page.locator('#clocks .clock[data-seat="0"]').getAttribute('class'))?.includes('low'), 'not low with most of a minute left');
+    const clocks = await box(page, '#clocks');
+    assert(clocks.x >= 0 && clocks.x + clocks.width <= size.viewport.width + 1, `the clocks fit the width (${clocks.x}+${clocks.width})`);
+    assert(clocks.y + clocks.height < size.viewport.height, `the clocks are on screen (top ${clocks.y})`);
+    assert((await pageWidth(page)) <= size.viewport.width, 'no sideways scrolling');
+    await shot(page, `clocks-running-${size.name}`);
+
+    // A short clock set through the API: under 20 s it is low; nobody moves, the server
+    // flags and the page shows the loss on time.
+    await openTimedGame(page, server.url, [{ kind: 'me' }, { kind: 'hotseat' }], { type: 'fischer', base: 4, increment: 0 });
+    const first = page.locator('#clocks .clock[data-seat="0"]');
+    await first.waitFor();
+    assert((await first.getAttribute('class'))?.includes('running low') ?? false, 'the running clock is low under 20 s');
+    await page.waitForSelector('#gameover:not([hidden])', { timeout: 20000 });
+    const over = await page.locator('#gameover').innerText();
+    assert(over.includes('wins on time'), `the end screen says it was on time (${over.slice(0, 80)})`);
+    assert((await first.innerText()).includes('0.0'), 'the flagged clock shows zero');
+    assert((await first.getAttribute('class'))?.includes('flagged') ?? false, 'the flagged clock is marked');
+    assert((await page.locator('#clocks .clock.running').count()) === 0, 'no clock runs after the end');
+    assert((await page.locator('#moves').innerText()).includes('ran out of time'), 'the move list records it');
+    await shot(page, `clocks-flag-${size.name}`);
+  });
+});
+
 async function main() {
   const data = mkdtempSync(path.join(os.tmpdir(), 'blokus-e2e-'));
   const server = new Server(data, await freePort());

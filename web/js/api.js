@@ -51,6 +51,20 @@
  * @property {string} [piece]
  * @property {number[]} [passes]
  * @property {'keep'|'swap'} [pie]
+ * @property {boolean} [timeout] this player's time ran out
+ */
+
+/**
+ * @typedef {{type: 'fischer', base: number, increment: number}
+ *   | {type: 'correspondence', days: number}} TimeControl
+ */
+
+/**
+ * @typedef {Object} ClockState
+ * @property {TimeControl} control
+ * @property {string} label e.g. "5+3", "3 days/move"
+ * @property {number[]} remaining_ms per seat, when the message was made
+ * @property {number|null} running the seat whose clock runs
  */
 
 /**
@@ -104,6 +118,7 @@
  * @property {ColourScore[]} scores
  * @property {SideResult[]} results
  * @property {SeatState[]} seats
+ * @property {ClockState} [clock] timed games only
  * @property {number[]} [you]
  * @property {boolean} [can_undo]
  * @property {string[]|null} legal legal placements of the colour to move (only for its player)
@@ -118,6 +133,7 @@
  * @property {Array<{kind: string, level?: number, claimed: boolean}>} seats
  * @property {number} plies
  * @property {number} updated
+ * @property {string} [clock] the time control's short name, timed games only
  * @property {number[]} [my_seats]
  */
 
@@ -135,6 +151,7 @@
  *   | {type: 'move', ply: number, colour: number, cells: string[], piece: string}
  *   | {type: 'pass', ply: number, colours: number[], names: string[]}
  *   | {type: 'undo', ply: number}
+ *   | {type: 'time_out', ply: number, seat: number}
  *   | {type: 'game_over', ply: number}
  *   | {type: 'error', code: string, message: string}} ServerMsg
  */

@@ -11,6 +11,7 @@ import { clearNotices, notify } from './notices.js';
 import { PiecePicker, pickerElements } from './picker.js';
 import { scoreUnit, scoringRule } from './rules-text.js';
 import { ReconnectingSocket } from './socket.js';
+import { ClockBar } from './clocks.js';
 import { bindMute, moveSound, soundsPlayed, turnSound } from './sounds.js';
 import { addTokens, tokensFor } from './tokens.js';
 
@@ -58,6 +59,7 @@ class GamePage {
       pickerElements(),
     );
     this.board = new BoardView($('#board'), v, this.picker.boardHandlers());
+    this.clocks = new ClockBar($('#clocks'));
     this.picker.attach(this.board);
     $('#variant-name').textContent = v.name;
     /** @type {HTMLAnchorElement} */ ($('#howto')).href = `/howto.html?variant=${encodeURIComponent(v.id)}`;
@@ -158,6 +160,9 @@ class GamePage {
         break;
       case 'undo':
         notify('Moves taken back.', 'info');
+        break;
+      case 'time_out':
+        notify(`${this.seatName(m.seat)} ran out of time${this.v.players > 2 ? ' and passes for the rest of the game' : ''}.`, 'info');
         break;
       case 'game_over':
         // The end screen says it all; pending notices would only cover it.
@@ -272,6 +277,7 @@ class GamePage {
     this.renderMoves();
     this.renderScores();
     this.renderSeats();
+    this.clocks.update(s, (seat) => this.seatLabel(seat));
     this.renderGameOver();
     this.renderReplay();
     this.renderTitle();
@@ -366,7 +372,13 @@ class GamePage {
     el.className = 'status';
     if (this.viewPly !== null) {
       const m = s.moves[this.viewPly - 1];
-      const what = !m ? 'the empty board' : m.pie ? `Player 2 chose to ${m.pie}` : `${title(this.v.colours[m.colour ?? 0])} placed ${m.piece}`;
+      const what = !m
+        ? 'the empty board'
+        : m.pie
+          ? `Player 2 chose to ${m.pie}`
+          : m.timeout
+            ? `${this.seatName(m.player)} ran out of time`
+            : `${title(this.v.colours[m.colour ?? 0])} placed ${m.piece}`;
       el.textContent = `Replay: move ${this.viewPly} of ${s.moves.length} — ${what}. » returns to the game.`;
       el.classList.add('status-replay');
       return;
@@ -408,11 +420,22 @@ class GamePage {
     el.replaceChildren(chip, text);
   }
 
-  /** "Blue wins" or "draw between Blue and Red". */
+  /** "Blue wins", "Blue wins on time" or "draw between Blue and Red". */
   resultLine() {
     const s = /** @type {GameState} */ (this.state);
     const winners = s.results.filter((r) => r.place === 1).map((r) => sideTitle(r.name));
-    return winners.length > 1 ? `draw between ${winners.join(' and ')}` : `${winners[0]} wins`;
+    // With two players a time out ends the game: it is then the last event.
+    const onTime = this.v.players === 2 && !!s.moves[s.moves.length - 1]?.timeout;
+    return winners.length > 1 ? `draw between ${winners.join(' and ')}` : `${winners[0]} wins${onTime ? ' on time' : ''}`;
+  }
+
+  /**
+   * A seat by its colours ("Blue + Red"), for notices.
+   * @param {number} seat
+   */
+  seatName(seat) {
+    const st = this.state?.seats[seat];
+    return st && st.colours.length ? st.colours.map(title).join(' + ') : `Player ${seat + 1}`;
   }
 
   renderPie() {
@@ -489,6 +512,7 @@ class GamePage {
       const cls = [this.viewPly !== null && i === this.viewPly - 1 ? 'current' : '', recent.has(i) ? 'recent' : ''].join(' ').trim();
       const li = h('li', { class: cls });
       if (m.pie) li.append(`Player 2 chooses: ${m.pie}`);
+      else if (m.timeout) li.append(`${this.seatName(m.player)} ran out of time`);
       else {
         const colour = this.v.colours[m.colour ?? 0];
         li.append(
@@ -659,7 +683,7 @@ class GamePage {
   /**
    * Starts the same table again with the colours rotated: each seat's player (person or
    * AI, same level) moves on to the next seat. A person who joined by link gets an open
-   * seat again, to be shared.
+   * seat again, to be shared. The time control stays.
    */
   async rematch() {
     const s = /** @type {GameState} */ (this.state);
@@ -673,7 +697,13 @@ class GamePage {
     });
     try {
       /** @type {{id: string, url: string, tokens: Array<{seat: number, token: string}>}} */
-      const r = await postJson('/api/games', { variant: this.v.id, options: { alternate_contact: s.options.alternate_contact }, seats });
+      const r = await postJson('/api/games', {
+        variant: this.v.id,
+        options: { alternate_contact: s.options.alternate_contact },
+        seats,
+        // The same time control again.
+        clock: s.clock ? s.clock.control : null,
+      });
       addTokens(r.id, r.tokens);
       location.href = r.url;
     } catch (e) {

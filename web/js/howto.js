@@ -8,7 +8,7 @@
 
 import { $, colourHex, getJson, h, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
-import { TIPS, scoringRule, variantRules } from './rules-text.js';
+import { TIPS, clockRule, scoringRule, variantRules } from './rules-text.js';
 
 /** @typedef {import('./api.js').VariantSummary} VariantSummary */
 /** @typedef {import('./api.js').VariantDetail} VariantDetail */
@@ -117,6 +117,7 @@ function render(v) {
     ),
   );
   $('#scoring').textContent = scoringRule(v);
+  $('#clock-rule').textContent = clockRule(v);
   $('#tips').replaceChildren(...TIPS.map((t) => h('li', {}, [t])));
 }
 

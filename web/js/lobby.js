@@ -93,6 +93,18 @@ function renderVariant() {
   $('#levels-help').hidden = !rows.length || !document.querySelector('.seat-kind option[value=ai]:checked');
 }
 
+/**
+ * The time control of a clock choice: `f:BASE:INCREMENT` (seconds) or `c:DAYS`.
+ * @param {string} value
+ * @returns {import('./api.js').TimeControl|null}
+ */
+function timeControl(value) {
+  const [kind, a, b] = value.split(':');
+  if (kind === 'f') return { type: 'fischer', base: Number(a), increment: Number(b) };
+  if (kind === 'c') return { type: 'correspondence', days: Number(a) };
+  return null;
+}
+
 /** @param {SubmitEvent} ev */
 async function create(ev) {
   ev.preventDefault();
@@ -106,6 +118,7 @@ async function create(ev) {
     variant: v.id,
     options: { alternate_contact: /** @type {HTMLInputElement} */ ($('#alternate')).checked },
     seats,
+    clock: timeControl(/** @type {HTMLSelectElement} */ ($('#clock')).value),
   };
   const err = $('#create-error');
   err.hidden = true;
@@ -144,7 +157,7 @@ function gameItem(g) {
   return h('li', {}, [
     h('a', { href: `/game/${g.id}` }, [
       h('b', {}, [v ? v.name : g.variant]),
-      h('span', { class: 'muted' }, [` ${seats} — ${g.plies} moves, ${ago(g.updated)}`]),
+      h('span', { class: 'muted' }, [` ${seats}${g.clock ? `, ${g.clock}` : ''} — ${g.plies} moves, ${ago(g.updated)}`]),
     ]),
   ]);
 }

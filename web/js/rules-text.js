@@ -84,6 +84,19 @@ export function variantRules(v) {
   return out;
 }
 
+/**
+ * What happens when a player's time runs out, for this variant.
+ * @param {VariantSummary} v
+ * @returns {string}
+ */
+export function clockRule(v) {
+  const start =
+    'Games can be played on a clock: minutes plus seconds added after each of your moves (5+3 is five minutes, three seconds more per move), or a number of days per move. Only the clock of the player to move runs; the server keeps the time.';
+  if (v.players === 2) return `${start} If your time runs out you lose the game, whatever the score.`;
+  const shared = v.id === 'classic_3' ? ' (and Green, which you share, passes too)' : '';
+  return `${start} If your time runs out your colours pass for the rest of the game${shared}; the others play on and the points decide the places as usual.`;
+}
+
 /** The rules' strategy advice, in our words. */
 export const TIPS = [
   'Head out early: spread from your start toward the middle; a colour that stays in its corner runs out of room.',

@@ -79,18 +79,17 @@ impl TimeControl {
         }
     }
 
-    /// The usual short name: `5+3` (minutes + seconds; `0.5+0` below a minute),
-    /// `3 days/move`.
+    /// The usual short name: `5+3` (minutes + seconds; half minutes as `0.5+0`, other
+    /// odd bases in seconds as `45s+0`), `3 days/move`.
     pub fn label(self) -> String {
         match self {
             TimeControl::Fischer { base, increment } if base % 60 == 0 => {
                 format!("{}+{increment}", base / 60)
             }
-            TimeControl::Fischer { base, increment } => {
-                let minutes = format!("{:.2}", f64::from(base) / 60.0);
-                let minutes = minutes.trim_end_matches('0').trim_end_matches('.');
-                format!("{minutes}+{increment}")
+            TimeControl::Fischer { base, increment } if base % 30 == 0 => {
+                format!("{}.5+{increment}", base / 60)
             }
+            TimeControl::Fischer { base, increment } => format!("{base}s+{increment}"),
             TimeControl::Correspondence { days: 1 } => "1 day/move".into(),
             TimeControl::Correspondence { days } => format!("{days} days/move"),
         }
@@ -285,10 +284,10 @@ mod tests {
             let e = parse(bad).unwrap_err();
             assert!(e.contains(why), "{bad}: {e}");
         }
-        let labels: Vec<String> = [(60, 0), (300, 3), (30, 0), (90, 1)]
+        let labels: Vec<String> = [(60, 0), (300, 3), (30, 0), (90, 1), (4, 0)]
             .map(|(base, increment)| TimeControl::Fischer { base, increment }.label())
             .into();
-        assert_eq!(labels, ["1+0", "5+3", "0.5+0", "1.5+1"]);
+        assert_eq!(labels, ["1+0", "5+3", "0.5+0", "1.5+1", "4s+0"]);
         assert_eq!(
             TimeControl::Correspondence { days: 3 }.label(),
             "3 days/move"

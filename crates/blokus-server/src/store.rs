@@ -77,6 +77,9 @@ pub struct GameSummary {
     pub plies: i64,
     /// Last change (unix seconds).
     pub updated: i64,
+    /// The time control's short name (`5+3`, `3 days/move`) of a timed game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
     /// For `mine` lists: the seats the given tokens hold.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub my_seats: Vec<usize>,
@@ -437,7 +440,7 @@ impl Store {
     ) -> Result<Vec<GameSummary>, AppError> {
         self.with(move |c| {
             let mut st = c.prepare(
-                "SELECT id, variant, status, seats, plies, updated FROM games
+                "SELECT id, variant, status, seats, plies, updated, clock FROM games
                  WHERE status = ?1 ORDER BY updated DESC LIMIT ?2",
             )?;
             let rows = st
@@ -458,7 +461,7 @@ impl Store {
             let mut out: Vec<GameSummary> = Vec::new();
             let mut seat_st = c.prepare("SELECT game_id, seat FROM tokens WHERE token = ?1")?;
             let mut game_st = c.prepare(
-                "SELECT id, variant, status, seats, plies, updated FROM games WHERE id = ?1",
+                "SELECT id, variant, status, seats, plies, updated, clock FROM games WHERE id = ?1",
             )?;
             for t in &tokens {
                 let hit = seat_st
@@ -493,6 +496,10 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
         seats: serde_json::from_str(&seats).unwrap_or_default(),
         plies: r.get(4)?,
         updated: r.get(5)?,
+        clock: r
+            .get::<_, Option<String>>(6)?
+            .and_then(|c| serde_json::from_str::<Clock>(&c).ok())
+            .map(|c| c.control.label()),
         my_seats: Vec::new(),
     })
 }

@@ -104,6 +104,15 @@ async fn bad_time_controls_are_refused_with_reasons() {
     assert_eq!(s["clock"]["label"], "3 days/move");
     assert_eq!(s["clock"]["running"], 0);
     assert!(ms(&s, 1) == 3 * 86_400_000 && ms(&s, 0) <= ms(&s, 1));
+    // The lobby's lists name the time control.
+    let (_, lists) = get(&server, "/api/games").await;
+    let running = lists["running"].as_array().unwrap();
+    let timed = running.iter().find(|g| g["id"] == created["id"]).unwrap();
+    assert_eq!(timed["clock"], "3 days/move");
+    assert_eq!(
+        running.iter().filter(|g| g.get("clock").is_some()).count(),
+        1
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
