@@ -312,7 +312,14 @@ async fn join_game(
 
 async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, AppError> {
     let (game, seats) = hub.ask(&id, |reply| RoomMsg::GameCopy { reply }).await?;
-    let text = crate::record::blksgf(&game, &seats);
+    let state = hub
+        .ask(&id, |reply| RoomMsg::Snapshot {
+            legal: false,
+            reply,
+        })
+        .await?;
+    let clock = state.game.clock.map(|c| c.control);
+    let text = crate::record::blksgf(&game, &seats, clock);
     Ok((
         [
             (

@@ -187,6 +187,10 @@ async fn time_running_out_loses_a_two_player_game_without_any_message() {
         .unwrap();
     assert!(record.contains("RE[W+T]"), "{record}");
     assert!(record.contains("XTIMEOUT[1]"), "{record}");
+    assert!(
+        record.contains("TM[1]OT[0 s per move (Fischer)]"),
+        "{record}"
+    );
     // A move after the flag is refused.
     let mut a = ws(&server, id).await;
     send(
