@@ -1013,6 +1013,47 @@ test('clocks: the lobby offers time controls; a timed game counts down, warns wh
   });
 });
 
+// ----- game analysis -----
+
+test('analysis: finish a game against the AI, request the analysis, see the graph, marks and the AI\'s choice', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await openGame(page, server.url, 'duo', [{ kind: 'me' }, { kind: 'ai', level: 1 }]);
+  // No analysis while the game runs: the panel is hidden and the server refuses it.
+  assert(await page.locator('#analysis').isHidden(), 'no analysis during the game');
+  const r = await page.evaluate(async () => (await fetch(`/api/games/${location.pathname.split('/').pop()}/analysis`)).status);
+  assert(r === 409, 'the server refuses it too');
+  for (let i = 0; i < 40; i++) {
+    await page.waitForFunction(() => {
+      const g = window.blokusGame;
+      return !!g && (g.state()?.over || (g.myTurn() && !g.sending()));
+    }, null, { timeout: 30000 });
+    if (await page.evaluate(() => !!window.blokusGame?.state()?.over)) break;
+    await playSomeMove(page);
+  }
+  await page.waitForSelector('#gameover:not([hidden])');
+  await page.waitForSelector('#analysis:not([hidden]) #analyse');
+  await page.click('#analyse');
+  await page.waitForSelector('#analysis-graph', { timeout: 120000 });
+  const lines = await page.locator('#analysis-graph polyline.ag-line').count();
+  assert(lines === 2, `one line per side (${lines})`);
+  const points = await page.locator('#analysis-graph polyline.ag-line').first().getAttribute('points');
+  const moves = await page.evaluate(() => window.blokusGame?.state()?.moves.length ?? 0);
+  assert((points || '').trim().split(' ').length === moves + 1, 'a point per position');
+  // Level-1 play has moves that lost much: marked on the graph and in the move list.
+  const marks = await page.locator('#analysis-graph circle.ag-mark').count();
+  assert(marks >= 1 && marks === (await page.locator('#moves li .an-mark').count()), `marked moves (${marks})`);
+  await shot(page, 'analysis');
+  // Replaying a position shows the AI's preferred move there as a ghost.
+  await page.click('#r-first');
+  await page.waitForSelector('#board .hint-cell');
+  assert((await page.locator('#board .hint-cell').count()) === 5, 'the AI\'s first move as a ghost');
+  assert((await page.locator('#analysis-best').innerText()).startsWith('AI\'s choice here: '), 'and named');
+  // The analysis is kept: a reload shows it at once.
+  await page.reload();
+  await page.waitForSelector('#analysis-graph');
+  await page.close();
+});
+
 async function main() {
   const data = mkdtempSync(path.join(os.tmpdir(), 'blokus-e2e-'));
   const server = new Server(data, await freePort());

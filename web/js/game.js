@@ -5,6 +5,7 @@
  * @module
  */
 
+import { AnalysisPanel, CLASS_MARK } from './analysis.js';
 import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
 import { clearNotices, notify } from './notices.js';
@@ -58,6 +59,14 @@ class GamePage {
       },
       pickerElements(),
     );
+    this.analysis = new AnalysisPanel(id, $('#analysis'), {
+      sideColour: (side) => this.sideColourHex(side),
+      viewAt: (ply) => this.viewAt(ply),
+      changed: () => {
+        this.renderMoves();
+        this.renderBoard();
+      },
+    });
     this.board = new BoardView($('#board'), v, this.picker.boardHandlers());
     this.clocks = new ClockBar($('#clocks'));
     this.picker.attach(this.board);
@@ -281,6 +290,12 @@ class GamePage {
     this.renderGameOver();
     this.renderReplay();
     this.renderTitle();
+    // The analysis is for finished games only: the server refuses it before.
+    $('#analysis').hidden = !s.over;
+    if (s.over) {
+      if (!this.analysis.data) this.analysis.load();
+      this.analysis.show(this.viewPly === null ? s.moves.length : this.viewPly);
+    }
     $('#undo').hidden = !s.can_undo || this.viewPly !== null;
     $('#ai-hint').hidden = !this.hintsAllowed() || !this.myTurn() || this.viewPly !== null;
     // Spectators have nothing to place; after the game nobody has.
@@ -320,8 +335,33 @@ class GamePage {
       hint:
         mine && this.aiHint && this.aiHint.ply === s.ply && s.to_move !== null
           ? { cells: this.aiHint.cells.map((c) => this.cellIndex.get(c) ?? 0), colour: this.v.colours[s.to_move] }
-          : null,
+          : this.analysisGhost(),
     });
+  }
+
+  /**
+   * While replaying a finished game, the analysis's preferred move of the position shown,
+   * in the colour that moved next.
+   * @returns {{cells: number[], colour: string}|null}
+   */
+  analysisGhost() {
+    const s = /** @type {GameState} */ (this.state);
+    if (!s.over || this.viewPly === null) return null;
+    const cells = this.analysis.bestCells(this.viewPly);
+    const next = s.moves[this.viewPly];
+    if (!cells || !next || next.colour === undefined) return null;
+    return { cells: cells.map((c) => this.cellIndex.get(c) ?? 0), colour: this.v.colours[next.colour] };
+  }
+
+  /**
+   * The colour (hex) drawn for a side: its first colour.
+   * @param {number} side
+   * @returns {string}
+   */
+  sideColourHex(side) {
+    const s = /** @type {GameState} */ (this.state);
+    const r = s.results.find((x) => x.side === side);
+    return colourHex(r ? this.sideColours(r)[0] : this.v.colours[side]);
   }
 
   /**
@@ -521,6 +561,15 @@ class GamePage {
           ' ',
           h('span', { class: 'cells' }, [(m.cells || []).join(',')]),
         );
+        const review = this.analysis.review(i);
+        if (review && review.class) {
+          li.classList.add(`an-${review.class}`);
+          li.append(
+            h('span', { class: 'an-mark', title: `${review.class}: ${review.before.toFixed(2)} → ${review.after.toFixed(2)}` }, [
+              ` ${CLASS_MARK[review.class]}`,
+            ]),
+          );
+        }
         if (m.passes && m.passes.length) {
           li.append(h('div', { class: 'muted pass' }, [`${m.passes.map((c) => title(this.v.colours[c])).join(', ')} passed`]));
         }
