@@ -123,3 +123,44 @@ fn bad_variants_sites_and_players_are_named() {
         );
     }
 }
+
+#[test]
+fn show_prints_a_3d_record_with_heights_and_levels() {
+    let path = temp(
+        "show.blksgf",
+        "(;FF[4]GM[Blokus 3D Duo]XSITE[plaza];B[a1.1,b1.1];W[a1.2,a2.1,a2.2];B[c1.1,d1.1,c2.1])",
+    );
+    let o = blokus(&["show", path.to_str().unwrap(), "--move", "2"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Blokus 3D Duo (rumis_2)");
+    assert_eq!(lines[1], "After move 2 of 3");
+    assert_eq!(
+        lines[2],
+        "Site plaza (6 x 6, 4 levels); top view, colour and height:"
+    );
+    assert_eq!(lines[9], " 1 y2 B1 .  .  .  .");
+    assert!(
+        out.contains("\nLevel 2:\n") && !out.contains("Level 3"),
+        "{out}"
+    );
+    assert!(
+        out.contains("yellow: -8 points (2 on top, 10 stones left)"),
+        "{out}"
+    );
+    let json = temp("show.json", &{
+        let game = blokus_core::cube::record::from_blksgf(&std::fs::read_to_string(&path).unwrap())
+            .unwrap();
+        blokus_core::cube::record::to_json(&game).to_string()
+    });
+    let o = blokus(&["show", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("After move 3 of 3") && out.contains(" 1 Y2 B1 b1 b1 ."),
+        "{out}"
+    );
+    let o = blokus(&["show", path.to_str().unwrap(), "--move", "9"]);
+    assert!(text(&o.stderr).contains("has only 3 moves"));
+}

@@ -359,3 +359,101 @@ fn two_engines_play_a_whole_game_of_every_variant_as_a_match_tool_drives_them() 
         }
     }
 }
+
+/// Blokus 3D over pipes: a whole two-player game on a site file between the engine and
+/// the test (first legal moves), out-of-turn and illegal moves refused with reasons, the
+/// board with heights, the record saved, loaded back at a move, and a switch back to a
+/// flat game.
+#[test]
+fn plays_a_whole_blokus_3d_game_on_a_site_file() {
+    let site = temp_path("yard.site");
+    std::fs::write(
+        &site,
+        "name = yard\nheights = 2:2 3:3 4:3\nfootprint =\noooo\noooo\noooo\n",
+    )
+    .unwrap();
+    let mut gtp = Gtp::start(&[
+        "--game",
+        "rumis_2",
+        "--site",
+        &site,
+        "--player",
+        "random:seed=5",
+    ]);
+    assert_eq!(gtp.ok("site"), "yard");
+    assert_eq!(gtp.ok("rules"), "none");
+    assert_eq!(
+        gtp.raw("play w a1.1,b1.1"),
+        "? blue is to move, not yellow (in Blokus 3D colours move in turn)\n"
+    );
+    assert_eq!(
+        gtp.raw("play b a1.2,b1.2"),
+        "? illegal move: a cube would have empty space under it\n"
+    );
+    assert!(gtp
+        .raw("play b a1.1,c3.1")
+        .starts_with("? invalid move: 'a1.1,c3.1' is not"));
+    assert!(gtp
+        .raw("play b a1.1,e1.1")
+        .starts_with("? invalid move: cube e1.1 is off"));
+    let first_moves = gtp.ok("all_legal b");
+    assert!(
+        first_moves.lines().any(|l| l == "a1.1,b1.1"),
+        "{first_moves}"
+    );
+    gtp.ok("play b a1.1,b1.1");
+    assert_eq!(
+        gtp.raw("play w d3.1,d3.2"),
+        "? illegal move: a colour's first stone must share a face with a stone already placed\n"
+    );
+    let moves = 1 + play_out(&mut gtp, &["w", "b"], &["w"]);
+    assert_eq!(gtp.ok("genmove b"), "pass");
+    let score = gtp.ok("final_score");
+    assert!(
+        score == "0" || score.starts_with("B+") || score.starts_with("W+"),
+        "{score}"
+    );
+    let board = gtp.raw("showboard");
+    assert!(
+        board.starts_with("= \nSite yard (4 x 3, 2 levels)"),
+        "{board}"
+    );
+    assert!(
+        board.contains("\nLevel 1:\n") && board.contains("Game over: "),
+        "{board}"
+    );
+    let place_b = gtp.ok("get_place b");
+    assert!(place_b.starts_with('1') || place_b == "2", "{place_b}");
+    let record = temp_path("yard.blksgf");
+    gtp.ok(&format!("savesgf {record}"));
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(text.contains("GM[Blokus 3D Duo]") && text.contains("XSITEDEF[name = yard"));
+    let game = blokus_core::cube::record::from_blksgf(&text).unwrap();
+    assert_eq!(game.moves().len(), moves);
+    assert!(game.is_over());
+    // Back to the position before move 2: yellow to move after blue's a1.1,b1.1.
+    gtp.ok("set_game Blokus Duo");
+    gtp.ok(&format!("loadsgf {record} 2"));
+    assert_eq!(gtp.ok("site"), "yard");
+    let legal = gtp.ok("all_legal w");
+    assert!(!legal.is_empty());
+    let mv = gtp.ok("g");
+    assert!(legal.lines().any(|l| l == mv), "{mv}");
+    gtp.ok("undo");
+    gtp.ok("undo");
+    assert_eq!(gtp.raw("undo"), "? cannot undo\n");
+    gtp.ok("site plaza");
+    gtp.ok("set_game Blokus 3D");
+    assert!(gtp.ok("play 1 c3.1,d3.1").is_empty());
+    assert!(gtp.ok("showboard").contains("Site plaza (6 x 6, 8 levels)"));
+    assert_eq!(
+        gtp.raw("site moon"),
+        "? unknown site 'moon' (built in: plaza, cross, ring, diamond, tower; or load a site file)\n"
+    );
+    gtp.ok("set_game Blokus Duo");
+    gtp.ok("play b e8,d9,e9,f9,e10");
+    assert!(gtp
+        .ok("variants")
+        .ends_with("rumis_2x4 Blokus 3D Two-Player"));
+    gtp.quit();
+}

@@ -8,12 +8,21 @@
 //! [`Engine::handle_line`] takes one input line and returns the complete response text
 //! (or nothing for empty and comment lines), so the protocol is testable without
 //! processes; [`Engine::run`] is the loop over a reader and a writer.
+//!
+//! Blokus 3D games (`set_game Blokus 3D`) are played by [`crate::cube::CubeSession`]
+//! with the engine's 3D player, on the site chosen with the `site` command.
 
 use std::io::{self, BufRead, Write};
 
+use std::sync::Arc;
+
+use blokus_ai::cube::CubePlayer;
 use blokus_ai::{Budget, Decision, Player};
+use blokus_core::cube::{CubeVariantId, Site, DEFAULT_SITE};
 use blokus_core::record::{blksgf, result_text, rewind_to_move};
 use blokus_core::render::{self, RenderOptions};
+
+use crate::cube::CubeSession;
 use blokus_core::{
     notation, score, variant, Game, GameError, GameEvent, PieChoice, RuleOptions, Rules,
 };
@@ -40,7 +49,7 @@ impl Default for EngineConfig {
 }
 
 /// Every command, in the order `list_commands` gives them.
-const COMMANDS: [&str; 26] = [
+const COMMANDS: [&str; 27] = [
     "all_legal",
     "clear_board",
     "cputime",
@@ -64,6 +73,7 @@ const COMMANDS: [&str; 26] = [
     "savesgf",
     "set_game",
     "showboard",
+    "site",
     "undo",
     "version",
     "variants",
@@ -78,6 +88,12 @@ type CmdResult = Result<String, String>;
 pub struct Engine {
     game: Game,
     player: Option<Box<dyn Player>>,
+    /// The 3D game, when a Blokus 3D variant is set (the flat game then waits).
+    cube: Option<CubeSession>,
+    /// The player of 3D games.
+    cube_player: Option<Box<dyn CubePlayer>>,
+    /// The site of the next 3D game.
+    site: Arc<Site>,
     config: EngineConfig,
     quit: bool,
 }
@@ -89,9 +105,36 @@ impl Engine {
         Engine {
             game: Game::new(rules),
             player,
+            cube: None,
+            cube_player: None,
+            site: Site::builtin(DEFAULT_SITE).expect("the default site is built in"),
             config,
             quit: false,
         }
+    }
+
+    /// Gives the engine a player for Blokus 3D games (without one, `genmove` in a 3D
+    /// game is refused).
+    pub fn with_cube_player(mut self, player: Box<dyn CubePlayer>) -> Engine {
+        self.cube_player = Some(player);
+        self
+    }
+
+    /// Starts a new game of a Blokus 3D variant on `site` (the site also holds for
+    /// later 3D games).
+    pub fn set_cube_game(&mut self, variant: CubeVariantId, site: Arc<Site>) {
+        self.site = site.clone();
+        self.cube = Some(CubeSession::new(variant.rules(site)));
+    }
+
+    /// Sets the site of later 3D games.
+    pub fn set_site(&mut self, site: Arc<Site>) {
+        self.site = site;
+    }
+
+    /// The current 3D game, if a 3D variant is set.
+    pub fn cube_game(&self) -> Option<&blokus_core::cube::CubeGame> {
+        self.cube.as_ref().map(|c| &c.game)
     }
 
     /// The current game.
@@ -172,6 +215,9 @@ impl Engine {
                 Ok(())
             }
         };
+        if let Some(result) = self.execute_cube(command, &args) {
+            return result;
+        }
         match command {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("blokus".into()),
@@ -193,8 +239,14 @@ impl Engine {
             "variants" => Ok(variant::all_variants()
                 .iter()
                 .map(|v| format!("{} {}", v.id, v.game_name))
+                .chain(
+                    CubeVariantId::ALL
+                        .iter()
+                        .map(|v| format!("{} {}", v.as_str(), v.game_name())),
+                )
                 .collect::<Vec<_>>()
                 .join("\n")),
+            "site" => self.site_command(args_text),
             "set_game" => self.set_game(args_text),
             "rules" => self.rules(args_text),
             "clear_board" => {
@@ -268,6 +320,7 @@ impl Engine {
 
     fn new_game(&mut self, game: Game) {
         self.game = game;
+        self.cube = None;
         if let Some(p) = self.player.as_mut() {
             p.reset();
         }
@@ -286,7 +339,18 @@ impl Engine {
             return Err("missing argument: a game name such as Blokus Duo".into());
         }
         // Ids, game names and Pentobi's short names (`d`, `t2`) are all accepted.
-        let v = variant::variant(name).map_err(|e| e.to_string())?;
+        let v = match variant::variant(name) {
+            Ok(v) => v,
+            Err(e) => {
+                let Some(cube) = CubeVariantId::parse(name) else {
+                    return Err(blokus_core::cube::AnyVariant::parse(name)
+                        .err()
+                        .map_or_else(|| e.to_string(), |e| e.to_string()));
+                };
+                self.set_cube_game(cube, self.site.clone());
+                return Ok(String::new());
+            }
+        };
         // The rule options chosen (`--rules`, `rules`) carry over to the new variant.
         let options = self.game.rules().options;
         self.new_game(Game::new(Rules::new(v, options)));
@@ -392,6 +456,12 @@ impl Engine {
             None => None,
         };
         let text = blokus_core::record::read_file(std::path::Path::new(file))?;
+        if is_cube_record(&text) {
+            let session = CubeSession::load(&text, file, number)?;
+            self.site = session.site().clone();
+            self.cube = Some(session);
+            return Ok(String::new());
+        }
         let mut game = blksgf::read(&text).map_err(|e| format!("{file}: {e}"))?;
         if let Some(n) = number {
             rewind_to_move(&mut game, n - 1);
@@ -546,6 +616,93 @@ impl Engine {
             self.game.play_for(colour, mv).map_err(|e| e.to_string())?;
         }
         Ok(text)
+    }
+}
+
+/// Whether a `.blksgf` text records a Blokus 3D game (by its root's `GM`).
+fn is_cube_record(text: &str) -> bool {
+    blokus_core::record::sgf::parse(text)
+        .ok()
+        .and_then(|trees| {
+            let root = trees.first()?.root()?;
+            root.get("GM").and_then(CubeVariantId::parse)
+        })
+        .is_some()
+}
+
+impl Engine {
+    /// `site`: without an argument the site of 3D games; with a built-in site's name or
+    /// a site file's path, that site (and a new game if a 3D variant is set).
+    fn site_command(&mut self, arg: &str) -> CmdResult {
+        if arg.is_empty() {
+            return Ok(self.site.name().to_string());
+        }
+        self.site = Site::builtin_or_file(arg)?;
+        if let Some(c) = &self.cube {
+            let variant = CubeVariantId::of_seating(c.game.rules().seating());
+            self.set_cube_game(variant, self.site.clone());
+        }
+        Ok(String::new())
+    }
+
+    /// The commands that act on the game, when it is a 3D game; `None` for the others
+    /// (and always for flat games).
+    fn execute_cube(&mut self, command: &str, args: &[&str]) -> Option<CmdResult> {
+        let cube = self.cube.as_mut()?;
+        let nargs = |min: usize, max: usize| -> Result<(), String> {
+            if args.len() < min {
+                Err(format!("missing argument: {command} needs {min}"))
+            } else if args.len() > max {
+                Err("too many arguments".into())
+            } else {
+                Ok(())
+            }
+        };
+        let budget = self.config.budget;
+        let result = match command {
+            "clear_board" => {
+                *cube = CubeSession::new(cube.game.rules().clone());
+                Ok(String::new())
+            }
+            "rate_moves" | "rate_move" => {
+                Err("move ratings are for the flat games, not Blokus 3D".into())
+            }
+            "rules" if args.is_empty() => Ok("none".into()),
+            "rules" => Err("Blokus 3D has no rule options".into()),
+            "play" => nargs(2, usize::MAX)
+                .and_then(|()| cube.colour(args[0]))
+                .and_then(|c| cube.play(c, &args[1..].join(" "))),
+            "p" => nargs(1, usize::MAX).and_then(|()| {
+                let c = cube.game.to_move();
+                cube.play(c, &args.join(" "))
+            }),
+            "undo" => nargs(0, 0).and_then(|()| cube.undo()),
+            "all_legal" => nargs(1, 1)
+                .and_then(|()| cube.colour(args[0]))
+                .map(|c| cube.all_legal(c)),
+            "showboard" => Ok(format!("\n{}", cube.board_text(self.config.ansi))),
+            "final_score" => Ok(cube.final_score()),
+            "get_place" => nargs(1, 1)
+                .and_then(|()| cube.colour(args[0]))
+                .and_then(|c| cube.place_of(c)),
+            "savesgf" => nargs(1, 1).and_then(|()| cube.save(args[0])),
+            "genmove" | "reg_genmove" | "g" => {
+                let colour = if command == "g" {
+                    nargs(0, 0).map(|()| cube.game.to_move())
+                } else {
+                    nargs(1, 1).and_then(|()| cube.colour(args[0]))
+                };
+                match (colour, self.cube_player.as_mut()) {
+                    (Err(e), _) => Err(e),
+                    (Ok(_), None) => Err("no player for Blokus 3D".into()),
+                    (Ok(c), Some(p)) => {
+                        cube.genmove(p.as_mut(), c, budget, command != "reg_genmove")
+                    }
+                }
+            }
+            _ => return None,
+        };
+        Some(result)
     }
 }
 

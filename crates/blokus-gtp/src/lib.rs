@@ -4,4 +4,5 @@
 #![deny(missing_docs)]
 
 pub mod client;
+pub mod cube;
 pub mod engine;

@@ -1,9 +1,11 @@
 //! The stored text of game events, and rebuilding a game from them.
 //!
 //! A placement is `place <colour> <cells>` (colour index, canonical move text), a pie
-//! choice `pie keep` or `pie swap`, a player out of time `timeout <player>`. Text rather than move ids, so stored games survive
-//! changes of the move tables.
+//! choice `pie keep` or `pie swap`, a player out of time `timeout <player>`. Text rather
+//! than move ids, so stored games survive changes of the move tables. A Blokus 3D
+//! placement is `place <colour> <cubes>` (`place 0 a1.1,b1.1`).
 
+use blokus_core::cube::{notation as cube_notation, CubeGame, CubeMove};
 use blokus_core::notation::{format_move, parse_move};
 use blokus_core::{Game, GameEvent, PieChoice, PlayerId, RuleOptions, Rules};
 
@@ -17,6 +19,31 @@ pub fn encode(game: &Game, e: &GameEvent) -> String {
         GameEvent::Pie(PieChoice::Swap) => "pie swap".into(),
         GameEvent::TimeOut { player } => format!("timeout {}", player.index()),
     }
+}
+
+/// The stored text of a 3D placement.
+pub fn encode_cube(game: &CubeGame, colour: usize, m: CubeMove) -> String {
+    format!(
+        "place {colour} {}",
+        cube_notation::format_move(game.rules().table(), m)
+    )
+}
+
+/// Replays a stored 3D event.
+///
+/// # Errors
+/// A text that is no placement, by another colour than the one to move, or illegal.
+pub fn apply_cube(game: &mut CubeGame, text: &str) -> Result<(), String> {
+    let mut parts = text.splitn(3, ' ');
+    let (Some("place"), Some(colour), Some(cubes)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return Err("unknown event".into());
+    };
+    let colour: usize = colour.parse().map_err(|_| "bad colour".to_string())?;
+    if game.is_over() || colour != game.to_move() {
+        return Err(format!("colour {colour} is not to move"));
+    }
+    game.play_text(cubes).map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// Rebuilds a game from its variant, options and stored events.

@@ -60,6 +60,11 @@ async fn hint(
         .map(|&(_, s)| s)
         .ok_or_else(|| AppError::Forbidden("this token holds no seat of the game".into()))?;
     let (game, seats) = hub.ask(&id, |reply| RoomMsg::GameCopy { reply }).await?;
+    let crate::room_game::RoomGame::Flat(game) = game else {
+        return Err(AppError::Conflict(
+            "hints are not available in Blokus 3D games".into(),
+        ));
+    };
     if !seats.iter().any(|s| s.kind == SeatKind::Ai)
         || seats.iter().any(|s| s.kind == SeatKind::Human)
     {

@@ -8,6 +8,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use blokus_core::cube::{CubeGame, CubeVariantId, Site, BUILTIN_SITES, DEFAULT_SITE};
 use blokus_core::{all_variants, Game, RuleOptions, Rules};
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +16,7 @@ use crate::clock::{now_ms, Clock, TimeControl};
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::room::RoomMsg;
+use crate::room_game::{CubeOptions, RoomGame};
 use crate::seats::{is_token, new_game_id, new_token, AiLevel, GameStatus, Seat, SeatKind};
 use crate::store::GameSummary;
 use crate::variants::{VariantDetail, VariantSummary};
@@ -26,6 +28,7 @@ pub fn router(hub: Hub) -> Router {
     Router::new()
         .route("/api/variants", get(list_variants))
         .route("/api/variants/:id", get(variant_detail))
+        .route("/api/sites", get(list_sites))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/:id", get(game_state))
         .route("/api/games/:id/join", post(join_game))
@@ -34,6 +37,8 @@ pub fn router(hub: Hub) -> Router {
         .route("/api/games/:id/ws", get(websocket))
         .route("/", get(|| async { assets::file("index.html") }))
         .route("/game/:id", get(|| async { assets::file("game.html") }))
+        .route("/cube/:id", get(|| async { assets::file("cube.html") }))
+        .route("/cube", get(|| async { assets::file("cube.html") }))
         .route(
             "/*path",
             get(|Path(p): Path<String>| async move { assets::file(&p) }),
@@ -54,6 +59,36 @@ pub fn router(hub: Hub) -> Router {
 
 async fn list_variants() -> Json<Vec<VariantSummary>> {
     Json(all_variants().iter().map(variants::summary).collect())
+}
+
+/// A built-in Blokus 3D site, for the page that creates 3D games.
+#[derive(Serialize)]
+struct SiteSummary {
+    name: &'static str,
+    width: usize,
+    depth: usize,
+    squares: usize,
+    /// Levels with 2, 3 and 4 players.
+    heights: [usize; 3],
+}
+
+/// `GET /api/sites`: the built-in sites of Blokus 3D.
+async fn list_sites() -> Json<Vec<SiteSummary>> {
+    Json(
+        BUILTIN_SITES
+            .iter()
+            .filter_map(|&name| {
+                let s = Site::builtin(name)?;
+                Some(SiteSummary {
+                    name,
+                    width: s.width(),
+                    depth: s.depth(),
+                    squares: s.squares(),
+                    heights: [s.height(2), s.height(3), s.height(4)],
+                })
+            })
+            .collect(),
+    )
 }
 
 async fn variant_detail(Path(id): Path<String>) -> Result<Json<VariantDetail>, AppError> {
@@ -110,10 +145,84 @@ struct CreateRequest {
     variant: String,
     #[serde(default)]
     options: OptionsRequest,
+    /// Blokus 3D: a built-in site's name (default `plaza`).
+    #[serde(default)]
+    site: Option<String>,
+    /// Blokus 3D: a site file's text (docs/blokus3d.md), instead of `site`.
+    #[serde(default)]
+    site_definition: Option<String>,
     seats: Vec<SeatRequest>,
     /// The time control; none when absent.
     #[serde(default)]
     clock: Option<TimeControl>,
+}
+
+/// The game a creation request asks for: its variant id, stored options, a new game
+/// and its number of players.
+fn new_game_of(req: &CreateRequest) -> Result<(String, String, RoomGame, usize), AppError> {
+    if let Some(cv) = CubeVariantId::parse(&req.variant) {
+        if req.options.alternate_contact {
+            return Err(AppError::BadRequest(
+                "the alternate contact rule applies only to Trigon variants".into(),
+            ));
+        }
+        let site = match (&req.site, &req.site_definition) {
+            (Some(_), Some(_)) => {
+                return Err(AppError::BadRequest(
+                    "give 'site' or 'site_definition', not both".into(),
+                ))
+            }
+            (_, Some(text)) => std::sync::Arc::new(
+                Site::parse(text)
+                    .map_err(|e| AppError::BadRequest(format!("site_definition: {e}")))?,
+            ),
+            (name, None) => {
+                let name = name.as_deref().unwrap_or(DEFAULT_SITE);
+                Site::builtin(name).ok_or_else(|| {
+                    AppError::BadRequest(
+                        blokus_core::cube::UnknownSite(name.to_string()).to_string(),
+                    )
+                })?
+            }
+        };
+        let options = CubeOptions::of(&site);
+        let game = CubeGame::new(cv.rules(site));
+        return Ok((
+            cv.as_str().to_string(),
+            serde_json::to_string(&options).expect("options serialise"),
+            RoomGame::Cube(game),
+            cv.seating().players(),
+        ));
+    }
+    if req.site.is_some() || req.site_definition.is_some() {
+        return Err(AppError::BadRequest(format!(
+            "'{}' is not played on a site: 'site' is for the Blokus 3D variants (rumis_2, ...)",
+            req.variant
+        )));
+    }
+    let v = blokus_core::variant(&req.variant).map_err(|_| {
+        let known = blokus_core::cube::AnyVariant::parse(&req.variant)
+            .err()
+            .map_or_else(String::new, |e| e.to_string());
+        AppError::BadRequest(known)
+    })?;
+    if req.options.alternate_contact && !v.has_alternate_contact() {
+        return Err(AppError::BadRequest(format!(
+            "the alternate contact rule applies only to Trigon variants, not '{}'",
+            v.id
+        )));
+    }
+    let options = RuleOptions {
+        alternate_contact: req.options.alternate_contact,
+        ..RuleOptions::default()
+    };
+    let players = v.players;
+    Ok((
+        v.id.to_string(),
+        serde_json::to_string(&options).expect("options serialise"),
+        RoomGame::Flat(Game::new(Rules::new(v, options))),
+        players,
+    ))
 }
 
 fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
@@ -128,21 +237,17 @@ async fn create_game(
 ) -> Result<Response, AppError> {
     hub.allow_create(peer.ip())?;
     let req: CreateRequest = json_body(&body)?;
-    let v = blokus_core::variant(&req.variant).map_err(|e| AppError::BadRequest(e.to_string()))?;
-    if req.options.alternate_contact && !v.has_alternate_contact() {
+    let (variant, options, game, players) = new_game_of(&req)?;
+    if req.seats.len() != players {
         return Err(AppError::BadRequest(format!(
-            "the alternate contact rule applies only to Trigon variants, not '{}'",
-            v.id
-        )));
-    }
-    if req.seats.len() != v.players {
-        return Err(AppError::BadRequest(format!(
-            "variant '{}' has {} players: give exactly {} seats (got {})",
-            v.id,
-            v.players,
-            v.players,
+            "variant '{variant}' has {players} players: give exactly {players} seats (got {})",
             req.seats.len()
         )));
+    }
+    if req.clock.is_some() && matches!(game, RoomGame::Cube(_)) {
+        return Err(AppError::BadRequest(
+            "time controls are for the flat variants: Blokus 3D games have no clock".into(),
+        ));
     }
     let mut seats = Vec::new();
     let mut tokens = Vec::new();
@@ -169,23 +274,19 @@ async fn create_game(
             claimed,
         });
     }
-    let options = RuleOptions {
-        alternate_contact: req.options.alternate_contact,
-        ..RuleOptions::default()
-    };
     let id = new_game_id();
     let status = GameStatus::of(false, &seats);
-    let start = Game::new(Rules::new(v.clone(), options));
-    let ai_first = crate::room::ai_to_move(&start, &seats);
+    let ai_first = crate::room::ai_to_move(&game, &seats);
+    let page = match game {
+        RoomGame::Flat(_) => "game",
+        RoomGame::Cube(_) => "cube",
+    };
     // The first player's clock runs from the start once every seat is taken (else
     // when the last seat is claimed).
     let clock = req.clock.map(|control| {
-        let mut c = Clock::new(control, v.players);
+        let mut c = Clock::new(control, players);
         if status == GameStatus::Running {
-            c.start(
-                start.position().player_to_move(start.rules()).index(),
-                now_ms(),
-            );
+            c.start(game.player_to_move().unwrap_or(0), now_ms());
         }
         c
     });
@@ -194,8 +295,8 @@ async fn create_game(
     hub.store
         .create_game(crate::store::NewGame {
             id: id.clone(),
-            variant: v.id.to_string(),
-            options: serde_json::to_string(&options).expect("options serialise"),
+            variant,
+            options,
             seats,
             status,
             ai_to_move: ai_first,
@@ -210,7 +311,7 @@ async fn create_game(
         return Err(e);
     }
     let body = Created {
-        url: format!("/game/{id}"),
+        url: format!("/{page}/{id}"),
         id,
         tokens: tokens
             .into_iter()

@@ -5,7 +5,7 @@
 use blokus_core::PieChoice;
 use serde::{Deserialize, Serialize};
 
-use crate::view::GameView;
+use crate::view::AnyView;
 
 /// Cells of a move: a list of names, or one comma-separated string.
 #[derive(Debug, Clone, Deserialize)]
@@ -53,6 +53,12 @@ pub enum ClientMsg {
     Pie {
         /// `keep` or `swap`.
         choice: PieChoice,
+    },
+    /// Ask whether a placement would be legal now for the colour to move, and if not
+    /// why; answered by a `check` message (nothing is played).
+    Check {
+        /// Covered cells (cubes in Blokus 3D).
+        cells: Cells,
     },
     /// Take back the last own move (and the AI's answers) against the AI or in hot-seat.
     Undo {},
@@ -134,7 +140,7 @@ impl Refusal {
 pub struct StateMsg<'a> {
     /// The shared part.
     #[serde(flatten)]
-    pub game: &'a GameView,
+    pub game: &'a AnyView,
     /// The seats this connection holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub you: Option<&'a [usize]>,
@@ -191,6 +197,16 @@ pub enum ServerMsg<'a> {
     Undo {
         /// The first event removed.
         ply: usize,
+    },
+    /// The answer to a `check`.
+    Check {
+        /// The move text asked about, as sent.
+        cells: String,
+        /// Whether the colour to move may place it now.
+        legal: bool,
+        /// Why not (the rules' words), when not legal.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
     /// A refused message or a failure.
     Error {

@@ -1,9 +1,11 @@
-//! Game records for download, written by `blokus-core`'s record module.
+//! Game records for download, written by `blokus-core`'s record modules (the flat and
+//! the Blokus 3D ones).
 
+use blokus_core::cube::record as cube_record;
 use blokus_core::record::{blksgf, json, sgf::Property};
-use blokus_core::Game;
 
 use crate::clock::TimeControl;
+use crate::room_game::RoomGame;
 use crate::seats::{AiLevel, Seat, SeatKind};
 
 fn seat_name(seat: &Seat) -> String {
@@ -13,9 +15,10 @@ fn seat_name(seat: &Seat) -> String {
     }
 }
 
-/// The game as `.blksgf` text (SPEC 10), with player names for two-player games and
-/// the time control of a timed game (SGF `TM`, the main time in seconds, and `OT`).
-pub fn blksgf(game: &Game, seats: &[Seat], clock: Option<TimeControl>) -> String {
+/// The game as `.blksgf` text (SPEC 10; docs/blokus3d.md for 3D games), with player
+/// names for two-player games and the time control of a timed game (SGF `TM`, the main
+/// time in seconds, and `OT`).
+pub fn blksgf(game: &RoomGame, seats: &[Seat], clock: Option<TimeControl>) -> String {
     let mut extra = Vec::new();
     if seats.len() == 2 {
         extra.push(Property::new("PB", seat_name(&seats[0])));
@@ -34,10 +37,16 @@ pub fn blksgf(game: &Game, seats: &[Seat], clock: Option<TimeControl>) -> String
         }
         None => {}
     }
-    blksgf::write_with(game, &extra)
+    match game {
+        RoomGame::Flat(g) => blksgf::write_with(g, &extra),
+        RoomGame::Cube(g) => blokus_core::record::sgf::write(&[cube_record::to_tree(g, extra)]),
+    }
 }
 
 /// The game as this project's JSON record.
-pub fn json(game: &Game) -> serde_json::Value {
-    json::to_json(game)
+pub fn json(game: &RoomGame) -> serde_json::Value {
+    match game {
+        RoomGame::Flat(g) => json::to_json(g),
+        RoomGame::Cube(g) => cube_record::to_json(g),
+    }
 }

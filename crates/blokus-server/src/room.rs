@@ -1,24 +1,25 @@
 //! One game room: an actor task that owns the game, validates every action with
 //! `blokus-core`, persists it, then broadcasts. AI seats think on blocking threads.
+//! The game is of either family ([`RoomGame`]: flat or Blokus 3D).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use blokus_ai::{Budget, Decision};
-use blokus_core::{Game, GameError, GameEvent, PlayerId};
+use blokus_ai::Budget;
+use blokus_core::PlayerId;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::clock::{self, now_ms, Clock};
-use crate::codec::encode;
 use crate::cpu::Cpu;
 use crate::error::AppError;
 use crate::hub::AddressBuckets;
 use crate::protocol::{ClientMsg, ErrorCode, Refusal, ServerMsg, StateMsg};
+use crate::room_game::{AiMove, RoomGame};
 use crate::seats::{is_token, new_token, AiLevel, GameStatus, Seat, SeatKind};
 use crate::store::{Store, StoredGame};
-use crate::view::{self, GameView};
+use crate::view::AnyView;
 
 /// Text sent to one connection.
 pub type Outgoing = Arc<str>;
@@ -73,7 +74,7 @@ pub enum RoomMsg {
     /// A copy of the game and its seats (for record downloads).
     GameCopy {
         /// The answer.
-        reply: oneshot::Sender<(Game, Vec<Seat>)>,
+        reply: oneshot::Sender<(RoomGame, Vec<Seat>)>,
     },
     /// The server stops: the room finishes what it was doing, says goodbye to its
     /// connections and ends, then answers.
@@ -135,7 +136,7 @@ impl RoomHandle {
 /// not over, the legal moves with their pieces.
 pub struct Snapshot {
     /// The shared state.
-    pub game: GameView,
+    pub game: AnyView,
     /// Legal move texts and the pieces having one.
     pub legal: Option<(Vec<String>, Vec<usize>)>,
 }
@@ -180,22 +181,21 @@ async fn sleep_until_ms(at: Option<i64>) {
 }
 
 /// Whether an AI seat is to move in a game (stored, so a restart resumes the game).
-pub fn ai_to_move(game: &Game, seats: &[Seat]) -> bool {
-    !game.is_over()
-        && seats
-            .get(game.position().player_to_move(game.rules()).index())
-            .is_some_and(|s| s.kind == SeatKind::Ai)
+pub fn ai_to_move(game: &RoomGame, seats: &[Seat]) -> bool {
+    game.player_to_move()
+        .and_then(|p| seats.get(p))
+        .is_some_and(|s| s.kind == SeatKind::Ai)
 }
 
 struct AiResult {
     ply: usize,
-    decision: Option<Decision>,
+    decision: Option<AiMove>,
 }
 
 /// The room's state, owned by its task.
 struct Room {
     id: String,
-    game: Game,
+    game: RoomGame,
     seats: Vec<Seat>,
     tokens: HashMap<String, usize>,
     store: Store,
@@ -219,7 +219,7 @@ pub fn spawn(
     cpu: Cpu,
     guesses: AddressBuckets,
 ) -> Result<RoomHandle, AppError> {
-    let game = crate::codec::rebuild(&stored.variant, &stored.options, &stored.events)
+    let game = RoomGame::rebuild(&stored.variant, &stored.options, &stored.events)
         .map_err(|e| AppError::Internal(format!("game {}: {e}", stored.id)))?;
     let (tx, rx) = mpsc::channel(256);
     let (ai_tx, ai_rx) = mpsc::unbounded_channel();
@@ -292,13 +292,14 @@ impl Room {
                 .iter()
                 .enumerate()
                 .all(|(i, s)| !s.is_human() || seats.contains(&i))
-            && (0..self.game.events().len())
-                .any(|n| seats.contains(&view::event_player(&self.game, n)))
+            && (0..self.game.ply()).any(|n| seats.contains(&self.game.event_player(n)))
     }
 
-    fn view(&self) -> GameView {
-        let mut v = view::state(&self.id, &self.game, &self.seats, &self.connected());
-        v.clock = self.clock.as_ref().map(|c| c.view(now_ms()));
+    fn view(&self) -> AnyView {
+        let mut v = self.game.view(&self.id, &self.seats, &self.connected());
+        if let AnyView::Flat(flat) = &mut v {
+            flat.clock = self.clock.as_ref().map(|c| c.view(now_ms()));
+        }
         v
     }
 
@@ -308,7 +309,7 @@ impl Room {
     fn clock_after(
         &self,
         base: Option<Clock>,
-        game: &Game,
+        game: &RoomGame,
         status: GameStatus,
         moved_by: Option<usize>,
         now: i64,
@@ -318,8 +319,8 @@ impl Room {
             Some(p) => c.moved(p, now),
             None => c.stop(now),
         }
-        if !game.is_over() && status == GameStatus::Running {
-            c.start(game.position().player_to_move(game.rules()).index(), now);
+        if let (Some(p), GameStatus::Running) = (game.player_to_move(), status) {
+            c.start(p, now);
         }
         Some(c)
     }
@@ -358,18 +359,13 @@ impl Room {
     /// Sends the state to some connections.
     fn send_state(&mut self, ids: &[u64]) {
         let game = self.view();
-        let mover = (!self.game.is_over()).then(|| {
-            self.game
-                .position()
-                .player_to_move(self.game.rules())
-                .index()
-        });
+        let mover = self.game.player_to_move();
         let plays_mover = |c: &Conn| mover.is_some_and(|p| c.seats.contains(&p));
         let needs_legal = ids
             .iter()
             .filter_map(|id| self.conns.get(id))
             .any(plays_mover);
-        let legal = needs_legal.then(|| view::legal_moves(&self.game));
+        let legal = needs_legal.then(|| self.game.legal_moves());
         let texts: Vec<(u64, Outgoing)> = ids
             .iter()
             .filter_map(|&id| {
@@ -464,7 +460,7 @@ impl Room {
             RoomMsg::Snapshot { legal, reply } => {
                 let _ = reply.send(Snapshot {
                     game: self.view(),
-                    legal: (legal && !self.game.is_over()).then(|| view::legal_moves(&self.game)),
+                    legal: (legal && !self.game.is_over()).then(|| self.game.legal_moves()),
                 });
             }
             RoomMsg::Claim { seat, reply } => {
@@ -571,7 +567,7 @@ impl Room {
             }
             ClientMsg::Move { cells, ply } => {
                 self.check_turn(conn, ply)?;
-                if self.game.position().awaiting_pie_choice() {
+                if self.game.awaiting_pie() {
                     return Err(Refusal::new(
                         ErrorCode::PiePending,
                         "the pie choice must be made first (send a 'pie' message)",
@@ -580,21 +576,29 @@ impl Room {
                 let text = cells.to_text().ok_or_else(|| {
                     Refusal::new(ErrorCode::Malformed, "too many cells for one move")
                 })?;
-                let colour = self.game.to_move();
-                let mv = self.game.resolve(colour, &text).map_err(|e| match e {
-                    GameError::Notation(n) => Refusal::new(ErrorCode::Malformed, n.to_string()),
-                    other => Refusal::new(ErrorCode::Illegal, other.to_string()),
-                })?;
-                self.game
-                    .play_as(colour, mv)
-                    .map_err(|e| Refusal::new(ErrorCode::Illegal, e.to_string()))?;
+                self.game.play_text(&text)?;
                 self.commit_last(self.clock.clone()).await
+            }
+            ClientMsg::Check { cells } => {
+                let text = cells.to_text().ok_or_else(|| {
+                    Refusal::new(ErrorCode::Malformed, "too many cells for one move")
+                })?;
+                let verdict = if self.game.is_over() {
+                    Err(Refusal::new(ErrorCode::GameOver, "the game is over"))
+                } else {
+                    self.game.check_text(&text)
+                };
+                let answer = ServerMsg::Check {
+                    legal: verdict.is_ok(),
+                    reason: verdict.err().map(|r| r.message),
+                    cells: text,
+                };
+                self.send_to(conn, answer.text());
+                Ok(())
             }
             ClientMsg::Pie { choice } => {
                 self.check_turn(conn, None)?;
-                self.game
-                    .choose_pie(choice)
-                    .map_err(|e| Refusal::new(ErrorCode::NoPie, e.to_string()))?;
+                self.game.choose_pie(choice)?;
                 self.commit_last(self.clock.clone()).await
             }
             ClientMsg::Undo {} => {
@@ -630,25 +634,21 @@ impl Room {
                 "spectators cannot move: join with a seat token first",
             ));
         }
-        let p = self
-            .game
-            .position()
-            .player_to_move(self.game.rules())
-            .index();
+        let p = self.game.player_to_move().unwrap_or(0);
         if !seats.contains(&p) {
-            let whose = self.game.rules().colour_name(self.game.to_move());
+            let whose = self.game.colour_to_move_name();
             return Err(Refusal::new(
                 ErrorCode::NotYourTurn,
                 format!("it is not your turn ({whose} is to move, played by seat {p})"),
             ));
         }
         if let Some(ply) = ply {
-            if ply != self.game.events().len() {
+            if ply != self.game.ply() {
                 return Err(Refusal::new(
                     ErrorCode::Stale,
                     format!(
                     "your view is out of date (ply {ply}, the game is at {}); the state follows",
-                    self.game.events().len()
+                    self.game.ply()
                 ),
                 ));
             }
@@ -660,13 +660,9 @@ impl Room {
     /// before it), then tells everybody; on a database failure the event is taken back
     /// so memory and disk agree.
     async fn commit_last(&mut self, clock: Option<Clock>) -> Result<(), Refusal> {
-        let n = self.game.events().len() - 1;
-        let event = self.game.events()[n];
-        let text = encode(&self.game, &event);
-        let moved_by = match event {
-            GameEvent::TimeOut { .. } => None,
-            _ => Some(view::event_player(&self.game, n)),
-        };
+        let n = self.game.ply() - 1;
+        let text = self.game.encode_last();
+        let moved_by = (!self.game.last_is_time_out()).then(|| self.game.event_player(n));
         let clock = self.clock_after(clock, &self.game, self.status(), moved_by, now_ms());
         if let Err(e) = self
             .store
@@ -687,37 +683,8 @@ impl Room {
             ));
         }
         self.clock = clock;
-        if let GameEvent::TimeOut { player } = event {
-            self.broadcast(
-                ServerMsg::TimeOut {
-                    ply: n,
-                    seat: player.index(),
-                }
-                .text(),
-            );
-        }
-        if let blokus_core::GameEvent::Place { colour, mv } = event {
-            let table = self.game.rules().table();
-            let notice = ServerMsg::Move {
-                ply: n,
-                colour,
-                cells: blokus_core::notation::move_cells(table, mv),
-                piece: blokus_core::notation::piece_name(table, mv).to_string(),
-            };
-            self.broadcast(notice.text());
-            let passes = self.game.passes_after(n);
-            if !passes.is_empty() {
-                let names = passes
-                    .iter()
-                    .map(|&c| self.game.rules().colour_name(c).to_string())
-                    .collect();
-                let notice = ServerMsg::Pass {
-                    ply: n,
-                    colours: passes,
-                    names,
-                };
-                self.broadcast(notice.text());
-            }
+        for notice in self.game.notices_last(n) {
+            self.broadcast(notice);
         }
         if self.game.is_over() {
             self.broadcast(ServerMsg::GameOver { ply: n + 1 }.text());
@@ -729,10 +696,10 @@ impl Room {
 
     /// Takes back events up to and including the last one made by one of `seats`.
     async fn undo(&mut self, seats: &[usize]) -> Result<(), Refusal> {
-        let len = self.game.events().len();
+        let len = self.game.ply();
         let Some(last_own) = (0..len)
             .rev()
-            .find(|&n| seats.contains(&view::event_player(&self.game, n)))
+            .find(|&n| seats.contains(&self.game.event_player(n)))
         else {
             return Err(Refusal::new(
                 ErrorCode::UndoRefused,
@@ -740,10 +707,10 @@ impl Room {
             ));
         };
         let mut trial = self.game.clone();
-        while trial.events().len() > last_own {
+        while trial.ply() > last_own {
             trial
                 .undo()
-                .map_err(|e| Refusal::new(ErrorCode::Internal, e.to_string()))?;
+                .map_err(|e| Refusal::new(ErrorCode::Internal, e))?;
         }
         let status = GameStatus::of(trial.is_over(), &self.seats);
         let ai = ai_to_move(&trial, &self.seats);
@@ -771,18 +738,13 @@ impl Room {
 
     /// If an AI seat is to move and not already thinking, starts it on a blocking thread.
     fn maybe_start_ai(&mut self) {
-        if self.game.is_over() {
+        let Some(p) = self.game.player_to_move() else {
             return;
-        }
-        let ply = self.game.events().len();
+        };
+        let ply = self.game.ply();
         if self.ai_pending == Some(ply) {
             return;
         }
-        let p = self
-            .game
-            .position()
-            .player_to_move(self.game.rules())
-            .index();
         let Some(seat) = self.seats.get(p) else {
             return;
         };
@@ -808,7 +770,7 @@ impl Room {
             // A failed search (or a stopping server) gives no decision; ai_done then
             // plays a legal move so the game never stalls.
             let decision = match cpu
-                .run(move |_| level.player(rand::random()).decide(&game, budget))
+                .run(move |_| game.think(level, rand::random(), budget))
                 .await
             {
                 Ok(d) => Some(d),
@@ -821,26 +783,15 @@ impl Room {
     }
 
     async fn ai_done(&mut self, r: AiResult) {
-        if self.ai_pending != Some(r.ply) || self.game.events().len() != r.ply {
+        if self.ai_pending != Some(r.ply) || self.game.ply() != r.ply {
             return; // stale: the game moved on (undo) meanwhile
         }
         self.ai_pending = None;
-        let colour = self.game.to_move();
-        let ok = match r.decision {
-            Some(Decision::Place(mv)) => self.game.play_as(colour, mv).is_ok(),
-            Some(Decision::Pie(choice)) => self.game.choose_pie(choice).is_ok(),
-            Some(Decision::Resign) | None => false,
-        };
-        if !ok {
-            // A player that fails or errs must not stall the game: fall back to the
-            // first legal move (or keep at the pie choice).
-            if self.game.position().awaiting_pie_choice() {
-                let _ = self.game.choose_pie(blokus_core::PieChoice::Keep);
-            } else if let Some(&mv) = self.game.legal_moves().first() {
-                let _ = self.game.play_as(colour, mv);
-            } else {
-                return;
-            }
+        let ok = r.decision.is_some_and(|d| self.game.apply_ai(d));
+        // A player that fails or errs must not stall the game: fall back to the first
+        // legal move (or keep at the pie choice).
+        if !ok && !self.game.play_fallback() {
+            return;
         }
         if let Err(e) = self.commit_last(self.clock.clone()).await {
             self.broadcast(ServerMsg::error(&e));

@@ -8,6 +8,17 @@ use serde::Serialize;
 
 use crate::seats::{AiLevel, GameStatus, Seat, SeatKind};
 
+/// The state of a game of either family: untagged, a 3D game's view says
+/// `"family": "cube"`.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum AnyView {
+    /// A flat game.
+    Flat(GameView),
+    /// A Blokus 3D game.
+    Cube(crate::cube_view::CubeGameView),
+}
+
 /// The player who made event `n` (the player to move just before it).
 pub fn event_player(game: &Game, n: usize) -> usize {
     game.position_at(n)

@@ -1,6 +1,8 @@
 //! `blokus gtp`: the GTP engine on standard input and output (see `docs/gtp.md`).
 
+use blokus_ai::cube::{cube_player_from_spec, CubePlayer};
 use blokus_ai::{player_from_spec, Budget, Player};
+use blokus_core::cube::{AnyVariant, Site, DEFAULT_SITE};
 use blokus_core::{variant, RuleOptions, Rules};
 use blokus_gtp::engine::{Engine, EngineConfig};
 
@@ -9,13 +11,17 @@ use super::CmdResult;
 /// Arguments of `blokus gtp`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The game at start: a variant id (`duo`) or game name (`Blokus Duo`).
+    /// The game at start: a variant id (`duo`, `rumis_2`) or game name (`Blokus Duo`).
     #[arg(long, short = 'g', default_value = "classic", value_name = "ID|NAME")]
     pub game: String,
     /// Rule options, comma-separated: alternate_contact, no_mirror_opening,
     /// no_start_alternation (kept by `set_game`; the GTP command `rules` changes them).
     #[arg(long, value_name = "OPT,...", value_parser = parse_rules)]
     pub rules: Option<RuleOptions>,
+    /// The site of Blokus 3D games: a built-in site's name or a site file's path (the
+    /// GTP command `site` changes it).
+    #[arg(long, default_value = DEFAULT_SITE, value_name = "NAME|FILE")]
+    pub site: String,
     /// Playing strength of the search, 1 (weakest) to 9.
     #[arg(long, short = 'l', value_name = "N")]
     pub level: Option<u8>,
@@ -74,14 +80,16 @@ fn mcts_spec(args: &Args) -> String {
 
 /// Builds the player: an explicit `--player` spec must work; otherwise the search player
 /// from the flags, falling back to `greedy`, then `random` (keeping the seed).
-fn build_player(args: &Args) -> Result<Box<dyn Player>, String> {
+fn build_player(args: &Args) -> Result<(Box<dyn Player>, String), String> {
     if let Some(spec) = &args.player {
         let spec = match (args.seed, spec.contains("seed=")) {
             (Some(s), false) if spec.contains(':') => format!("{spec},seed={s}"),
             (Some(s), false) => format!("{spec}:seed={s}"),
             _ => spec.clone(),
         };
-        return player_from_spec(&spec).map_err(|e| format!("--player {spec}: {e}"));
+        return player_from_spec(&spec)
+            .map(|p| (p, spec.clone()))
+            .map_err(|e| format!("--player {spec}: {e}"));
     }
     let seed = args.seed.map(|s| format!(":seed={s}")).unwrap_or_default();
     let candidates = [
@@ -99,7 +107,7 @@ fn build_player(args: &Args) -> Result<Box<dyn Player>, String> {
                         failures.join("; ")
                     );
                 }
-                return Ok(p);
+                return Ok((p, spec.clone()));
             }
             Err(e) => failures.push(format!("player '{spec}' is not available ({e})")),
         }
@@ -107,15 +115,29 @@ fn build_player(args: &Args) -> Result<Box<dyn Player>, String> {
     Err(failures.join("; "))
 }
 
+/// The 3D player of the same spec as the flat one (3D players read the same specs).
+fn build_cube_player(spec: &str) -> Result<Box<dyn CubePlayer>, String> {
+    cube_player_from_spec(spec).map_err(|e| format!("player '{spec}' for Blokus 3D: {e}"))
+}
+
 /// Speaks GTP until `quit` or end of input.
 pub fn run(args: Args) -> CmdResult {
-    let v = variant::variant(&args.game).map_err(|e| format!("--game: {e}"))?;
+    // A Blokus 3D game at start waits behind a flat game, which the engine needs.
+    let (v, cube) = match variant::variant(&args.game) {
+        Ok(v) => (v, None),
+        Err(_) => match AnyVariant::parse(&args.game).map_err(|e| format!("--game: {e}"))? {
+            AnyVariant::Cube(c) => (variant::variant("classic")?, Some(c)),
+            AnyVariant::Flat(f) => (variant::variant(f.as_str())?, None),
+        },
+    };
+    let site = Site::builtin_or_file(&args.site).map_err(|e| format!("--site: {e}"))?;
     if let Some(s) = args.seconds {
         if !(s.is_finite() && s > 0.0) {
             return Err(format!("--seconds must be a positive number, not {s}").into());
         }
     }
-    let player = build_player(&args)?;
+    let (player, spec) = build_player(&args)?;
+    let cube_player = build_cube_player(&spec)?;
     if !args.quiet {
         let rules = args
             .rules
@@ -126,11 +148,11 @@ pub fn run(args: Args) -> CmdResult {
         } else {
             format!(" (rules {rules})")
         };
-        eprintln!(
-            "blokus gtp: {}{rules} with player {}",
-            v.game_name,
-            player.name()
-        );
+        let game = match cube {
+            Some(c) => format!("{} on site {}", c.game_name(), site.name()),
+            None => v.game_name.to_string(),
+        };
+        eprintln!("blokus gtp: {game}{rules} with player {}", player.name());
     }
     let config = EngineConfig {
         resign: !args.noresign,
@@ -144,7 +166,12 @@ pub fn run(args: Args) -> CmdResult {
         Rules::new(v, args.rules.unwrap_or_default()),
         Some(player),
         config,
-    );
+    )
+    .with_cube_player(cube_player);
+    match cube {
+        Some(c) => engine.set_cube_game(c, site),
+        None => engine.set_site(site),
+    }
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     engine.run(stdin.lock(), stdout.lock())?;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use blokus_core::cube::{CubeRules, CubeVariantId, Site, UnknownSite};
+use blokus_core::cube::{CubeRules, CubeVariantId, Site};
 
 /// The site named by `--site`: a built-in name (`plaza`), else a path to a site file
 /// (format in docs/blokus3d.md).
@@ -10,18 +10,7 @@ use blokus_core::cube::{CubeRules, CubeVariantId, Site, UnknownSite};
 /// # Errors
 /// An unknown name, an unreadable file, or a site file's fault with its line.
 pub fn site(arg: &str) -> Result<Arc<Site>, Box<dyn std::error::Error>> {
-    if let Some(site) = Site::builtin(arg) {
-        return Ok(site);
-    }
-    let path = std::path::Path::new(arg);
-    if !path.exists() {
-        return Err(UnknownSite(arg.to_string()).into());
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(Arc::new(
-        Site::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?,
-    ))
+    Ok(Site::builtin_or_file(arg)?)
 }
 
 /// The rules of a 3D variant on the site named by `--site`.

@@ -63,6 +63,23 @@ impl CubeGame {
         self.stack.last().expect("a game has a position")
     }
 
+    /// The position before placement `n` (0-based); `n` = the number of placements
+    /// gives the current position.
+    pub fn position_at(&self, n: usize) -> Option<&CubePosition> {
+        self.stack.get(n)
+    }
+
+    /// The colours that went out (could not place on their turn) right after placement
+    /// `n`, in turn order.
+    pub fn outs_after(&self, n: usize) -> Vec<usize> {
+        match (self.stack.get(n), self.stack.get(n + 1)) {
+            (Some(before), Some(after)) => (0..self.rules.num_colours())
+                .filter(|&c| after.is_out(c) && !before.is_out(c))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The placements so far as (colour, move).
     pub fn moves(&self) -> &[(usize, CubeMove)] {
         &self.moves

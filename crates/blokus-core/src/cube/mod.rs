@@ -5,7 +5,7 @@
 //! stone in a site's box is precomputed ([`table`]); a [`CubePosition`] keeps the filled
 //! voxels per colour and checks support from below and face contact; [`score`] counts
 //! the top view; [`playout`] plays random games without allocating; [`notation`]
-//! writes cubes with their level (`c4.2`).
+//! writes cubes with their level (`c4.2`); [`render`] shows a position as text.
 //!
 //! ```
 //! use blokus_core::cube::{CubeGame, CubeRules, Seating, Site};
@@ -22,6 +22,7 @@ pub mod notation;
 pub mod playout;
 pub mod position;
 pub mod record;
+pub mod render;
 pub mod rules;
 pub mod score;
 pub mod site;

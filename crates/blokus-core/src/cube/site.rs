@@ -138,6 +138,27 @@ impl Site {
         )
     }
 
+    /// A built-in site by name, else a site file by path (the `--site` argument of
+    /// commands and the GTP `site` command).
+    ///
+    /// # Errors
+    /// An unknown name (listing the built-in ones), an unreadable file, or the file's
+    /// fault with its line.
+    pub fn builtin_or_file(arg: &str) -> Result<Arc<Site>, String> {
+        if let Some(site) = Site::builtin(arg) {
+            return Ok(site);
+        }
+        let path = std::path::Path::new(arg);
+        if !path.exists() {
+            return Err(super::variant::UnknownSite(arg.to_string()).to_string());
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Site::parse(&text)
+            .map(Arc::new)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// Reads a site from its text.
     ///
     /// # Errors
