@@ -175,9 +175,17 @@ pub async fn worker(hub: Hub) {
 }
 
 /// The game as its room has it, if it is over.
+///
+/// # Errors
+/// Blokus 3D games: the analysis is of the flat games only.
 async fn finished_game(hub: &Hub, id: &str) -> Result<Option<Game>, AppError> {
     let (game, _) = hub.ask(id, |reply| RoomMsg::GameCopy { reply }).await?;
-    Ok(game.is_over().then_some(game))
+    match game {
+        crate::room_game::RoomGame::Flat(g) => Ok(g.is_over().then_some(g)),
+        crate::room_game::RoomGame::Cube(_) => Err(AppError::Conflict(
+            "the analysis is for the flat games, not Blokus 3D".into(),
+        )),
+    }
 }
 
 /// Evaluates the positions of a game not done yet, storing each.
