@@ -419,7 +419,10 @@ async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respon
             reply,
         })
         .await?;
-    let clock = state.game.clock.map(|c| c.control);
+    let clock = match state.game {
+        crate::view::AnyView::Flat(v) => v.clock.map(|c| c.control),
+        crate::view::AnyView::Cube(_) => None,
+    };
     let text = crate::record::blksgf(&game, &seats, clock);
     Ok((
         [
