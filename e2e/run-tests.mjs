@@ -1054,6 +1054,145 @@ test('analysis: finish a game against the AI, request the analysis, see the grap
   await page.close();
 });
 
+// ---- Blokus 3D (web/cube.html): created from its form with a site file, played to the
+// end against the AI by clicking into the WebGL view.
+
+/** A 4 x 3 site with two levels for two players: a whole game takes a minute. */
+const YARD_SITE = 'name = yard\nheights = 2:2 3:3 4:3\nfootprint =\noooo\noooo\noooo\n';
+
+/**
+ * Turns the stone in hand with the X, Y and Z keys, as a person does, until it has the
+ * shape of `move` (every rotation is X^i Y^j Z^k); returns the column to aim at.
+ * @param {Page} page
+ * @param {string} move
+ * @returns {Promise<[number, number]|null>}
+ */
+async function turnCubeStoneTo(page, move) {
+  for (let i = 0; i < 4; i++) {
+    for (let j = 0; j < 4; j++) {
+      for (let k = 0; k < 4; k++) {
+        const col = await page.evaluate((m) => window.blokusCube?.columnFor(m) ?? null, move);
+        if (col) return col;
+        await page.keyboard.press('z');
+      }
+      await page.keyboard.press('y');
+    }
+    await page.keyboard.press('x');
+  }
+  return null;
+}
+
+/**
+ * Moves the pointer over a column's top in the 3D view (where the page's camera shows it).
+ * @param {Page} page
+ * @param {[number, number]} col
+ */
+async function hoverColumn(page, col) {
+  const pt = await page.evaluate(([x, y]) => window.blokusCube?.screenPoint(x, y) ?? { x: 0, y: 0 }, col);
+  await page.mouse.move(pt.x, pt.y);
+  return pt;
+}
+
+/**
+ * Places a legal move of the player to move by clicking: picks its stone in the tray,
+ * turns it with the keys, aims at its column and clicks once the ghost shows it legal
+ * (turning the view with Q when another column hides it).
+ * @param {Page} page
+ */
+async function clickSomeCubeMove(page) {
+  const s = await page.evaluate(() => window.blokusCube?.state());
+  assert(!!s && Array.isArray(s.legal) && s.legal.length > 0, 'legal moves offered');
+  const state = /** @type {import('../web/js/cube.js').CubeState} */ (s);
+  const legal = /** @type {string[]} */ (state.legal);
+  // A big stone first: the game ends sooner.
+  const move = [...legal].sort((a, b) => b.split(',').length - a.split(',').length)[0];
+  const size = move.split(',').length;
+  for (const stone of state.stones) {
+    if (stone.cubes.length !== size) continue;
+    const button = page.locator(`#tray button[data-stone="${stone.name}"]`);
+    if (await button.isDisabled()) continue;
+    await button.click();
+    const col = await turnCubeStoneTo(page, move);
+    if (!col) continue;
+    for (let turn = 0; turn < 12; turn++) {
+      const pt = await hoverColumn(page, col);
+      const ghost = await page.evaluate(() => window.blokusCube?.ghost() ?? null);
+      if (ghost && ghost.text === move) {
+        assert(ghost.legal, `the ghost of ${move} is shown legal`);
+        await page.mouse.click(pt.x, pt.y);
+        return move;
+      }
+      await page.keyboard.press('q');
+    }
+    throw new Error(`could not aim ${move}`);
+  }
+  throw new Error(`no stone in the tray turns into ${move}`);
+}
+
+test('Blokus 3D against the AI: a site file, stones turned by keys, placed by clicking to the end', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}/`);
+  await page.click('a[href="/cube"]');
+  await page.waitForSelector('#c-variant option[value="rumis_2"]', { state: 'attached' });
+  await page.selectOption('#c-variant', 'rumis_2');
+  await page.selectOption('#c-site', '');
+  await page.setInputFiles('#c-file', { name: 'yard.site', mimeType: 'text/plain', buffer: Buffer.from(YARD_SITE) });
+  await page.locator('.seat-kind').nth(0).selectOption('me');
+  await page.locator('.seat-kind').nth(1).selectOption('ai');
+  await page.locator('.seat-level').nth(1).selectOption('1');
+  await Promise.all([page.waitForURL(/\/cube\/[0-9a-f]{16}$/), page.click('#c-create')]);
+  await page.waitForFunction(() => !!window.blokusCube?.myTurn());
+  const first = await page.evaluate(() => window.blokusCube?.state());
+  assert(first?.site.name === 'yard' && first.site.height === 2, 'the site from the file');
+  await shot(page, 'cube-start');
+
+  // A stone aimed where it cannot go: the ghost is red and the rules engine says why.
+  await page.click('#tray button[data-stone="I4"]');
+  await page.click('#turn-z');
+  await page.click('#back-z');
+  await page.keyboard.press('Shift+X');
+  await page.keyboard.press('x');
+  await hoverColumn(page, [3, 0]);
+  await page.waitForFunction(() => !!window.blokusCube?.ghost()?.reason);
+  const bad = await page.evaluate(() => window.blokusCube?.ghost());
+  assert(!!bad && !bad.legal && (bad.reason || '').includes('off the site'), `reason shown: ${bad?.reason}`);
+  assert((await page.locator('#aim-hint.illegal').textContent() || '').includes('off the site'), 'the reason on screen');
+  await page.keyboard.press('Escape');
+
+  let placed = 0;
+  for (let guard = 0; guard < 40; guard++) {
+    await page.waitForFunction(() => !!window.blokusCube?.myTurn() || !!window.blokusCube?.state().over, null, { timeout: 60000 });
+    if (await page.evaluate(() => !!window.blokusCube?.state().over)) break;
+    const before = await page.evaluate(() => window.blokusCube?.state().ply ?? -1);
+    const move = await clickSomeCubeMove(page);
+    await page.waitForFunction((n) => (window.blokusCube?.state().ply ?? -1) > n, before, { timeout: 60000 });
+    const s = await page.evaluate(() => window.blokusCube?.state());
+    assert(s?.moves[before].cubes.join(',') === move, `${move} placed as clicked`);
+    placed++;
+    if (placed === 2) await shot(page, 'cube-midgame');
+  }
+  const end = await page.evaluate(() => window.blokusCube?.state());
+  assert(!!end?.over && placed >= 2, `the game ended after ${placed} of my moves`);
+  await page.waitForSelector('#gameover:not([hidden])');
+  assert((await page.locator('#gameover').textContent() || '').includes('Game over'), 'game over panel');
+  assert((await page.locator('#scores').textContent() || '').includes('on top'), 'top-view scores');
+  await shot(page, 'cube-end');
+  // Replay goes back to the start and forward again.
+  await page.click('#r-first');
+  assert((await page.locator('#status').textContent() || '').includes('move 0 of'), 'replay at the start');
+  await page.click('#r-next');
+  assert((await page.locator('#r-label').textContent() || '').startsWith('move 1 of'), 'one move on');
+  await page.click('#r-last');
+  // The record downloads and names the game and its site.
+  const href = await page.locator('#download').getAttribute('href');
+  const sgf = await (await page.request.get(`${server.url}${href}`)).text();
+  assert(sgf.includes('GM[Blokus 3D Duo]') && sgf.includes('XSITE[yard]'), 'the .blksgf record');
+  // The lobby's link to the game opens the 3D page.
+  await page.goto(`${server.url}/game/${end?.id}`);
+  await page.waitForURL(/\/cube\/[0-9a-f]{16}$/);
+  await page.close();
+});
+
 async function main() {
   const data = mkdtempSync(path.join(os.tmpdir(), 'blokus-e2e-'));
   const server = new Server(data, await freePort());

@@ -776,6 +776,11 @@ async function main() {
   try {
     /** @type {GameState} */
     const s = await getJson(`/api/games/${id}`);
+    // Blokus 3D games have their own page.
+    if (/** @type {{family?: string}} */ (s).family === 'cube') {
+      location.replace(`/cube/${id}`);
+      return;
+    }
     /** @type {VariantDetail} */
     const v = await getJson(`/api/variants/${s.variant}`);
     document.title = `${v.name} — Blokus`;

@@ -35,7 +35,27 @@ interface PuzzleHook {
   orientation(): number;
 }
 
+/** The Blokus 3D page (`/cube/ID`). */
+interface CubeHook {
+  /** The last state the server sent. */
+  state(): import('./cube.js').CubeState;
+  /** Whether this browser may place a stone now. */
+  myTurn(): boolean;
+  /** Whether a move was sent and its answer is awaited. */
+  sending(): boolean;
+  /** The stone in hand and its cubes as turned (normalised), or null. */
+  hand(): { stone: string; cubes: Array<[number, number, number]> } | null;
+  /** The column to aim at so the stone in hand, as turned, rests on these cubes; null
+   * if the stone in hand is not turned to their shape (changes nothing). */
+  columnFor(move: string): [number, number] | null;
+  /** Page coordinates of the middle of a column's top, as the camera sees it now. */
+  screenPoint(x: number, y: number): { x: number; y: number };
+  /** The ghost shown: its move text, whether legal, and why not (once known). */
+  ghost(): { text: string; legal: boolean; reason: string | null } | null;
+}
+
 interface Window {
   blokusGame?: GameHook;
+  blokusCube?: CubeHook;
   blokusPuzzle?: PuzzleHook;
 }
