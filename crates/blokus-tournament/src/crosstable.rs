@@ -75,6 +75,9 @@ pub struct Line {
     pub points: Points,
     /// Round by round.
     pub rounds: Vec<Entry>,
+    /// Round by round as short cells ([`Entry::cell`]), for display.
+    #[serde(default)]
+    pub cells: Vec<String>,
 }
 
 /// The crosstable of an event.
@@ -95,7 +98,7 @@ impl Crosstable {
             .iter()
             .map(|row| {
                 let record = ledger.record(row.entrant);
-                let rounds = event
+                let rounds: Vec<Entry> = event
                     .rounds()
                     .iter()
                     .map(|round| {
@@ -132,6 +135,7 @@ impl Crosstable {
                         }
                     })
                     .collect();
+                let cells = rounds.iter().map(Entry::cell).collect();
                 Line {
                     entrant: row.entrant,
                     name: row.name.clone(),
@@ -139,6 +143,7 @@ impl Crosstable {
                     place: row.place,
                     points: row.points,
                     rounds,
+                    cells,
                 }
             })
             .collect();

@@ -67,6 +67,9 @@ pub enum EventError {
         /// What is wrong.
         error: BadResult,
     },
+    /// Pairing numbers drawn by hand that cannot be used.
+    #[error("hand-drawn numbers: {0}")]
+    Draw(String),
     /// A replay that differs from the stored event.
     #[error("audit failed: {0}")]
     Audit(String),

@@ -28,6 +28,10 @@ pub struct Event {
     seats: usize,
     entrants: Vec<Entrant>,
     rounds: Vec<Round>,
+    /// The numbers the organiser drew by hand before round 1, by entrant id (those
+    /// registered at the time), instead of the seeded draw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hand_draw: Option<Vec<PairingNumber>>,
 }
 
 impl Event {
@@ -45,6 +49,7 @@ impl Event {
             seats,
             entrants: vec![],
             rounds: vec![],
+            hand_draw: None,
         };
         for e in entrants {
             event.add_entrant(e)?;
@@ -132,8 +137,9 @@ impl Event {
             return Err(EventError::LateRoundRobin);
         }
         let id = EntrantId(self.entrants.len() as u32);
-        // Numbers are drawn when round 1 is paired; a late entry takes the next one.
-        let number = if self.rounds.is_empty() {
+        // Numbers are drawn when round 1 is paired; a late entry, or an entry after a
+        // draw by hand, takes the next one.
+        let number = if self.rounds.is_empty() && self.hand_draw.is_none() {
             None
         } else {
             Some(self.next_number())
@@ -243,13 +249,57 @@ impl Event {
                 )));
             }
         }
-        if number == 1 {
+        if number == 1 && self.hand_draw.is_none() {
             self.draw_numbers();
         }
         let pairing = self.make_pairing(number, &plan);
         let round = self.build_round(number, pairing);
         self.rounds.push(round);
         Ok(self.rounds.last().expect("just pushed"))
+    }
+
+    /// The numbers drawn by hand, by entrant id, if the organiser drew them.
+    pub fn hand_draw(&self) -> Option<&[PairingNumber]> {
+        self.hand_draw.as_deref()
+    }
+
+    /// Gives the entrants the pairing numbers the organiser drew by hand (`numbers[i]`
+    /// for entrant `i`) instead of the seeded draw; allowed until round 1 is paired, and
+    /// again to correct it. Entrants registering afterwards take the next numbers.
+    ///
+    /// # Errors
+    /// [`EventError::Draw`] after round 1 is paired, or for numbers that are not
+    /// 1 to the number of entrants, each once.
+    pub fn draw_by_hand(&mut self, numbers: &[u32]) -> Result<(), EventError> {
+        if !self.rounds.is_empty() {
+            return Err(EventError::Draw(
+                "the numbers are drawn once, before round 1 is paired".into(),
+            ));
+        }
+        let n = self.entrants.len();
+        if numbers.len() != n {
+            return Err(EventError::Draw(format!(
+                "give one number per entrant: {n} entrants, {} numbers",
+                numbers.len()
+            )));
+        }
+        if let Some(&x) = numbers.iter().find(|&&x| x == 0 || x as usize > n) {
+            return Err(EventError::Draw(format!(
+                "number {x} is not between 1 and {n}"
+            )));
+        }
+        let mut seen = vec![false; n];
+        for &x in numbers {
+            if std::mem::replace(&mut seen[x as usize - 1], true) {
+                return Err(EventError::Draw(format!("number {x} is given twice")));
+            }
+        }
+        let drawn: Vec<PairingNumber> = numbers.iter().map(|&x| PairingNumber(x)).collect();
+        for (e, &number) in self.entrants.iter_mut().zip(&drawn) {
+            e.number = Some(number);
+        }
+        self.hand_draw = Some(drawn);
+        Ok(())
     }
 
     /// Draws the pairing numbers of the entrants of round 1 from the seed.
@@ -369,10 +419,25 @@ impl Event {
             name: e.name.clone(),
             kind: e.kind.clone(),
         };
+        // Entrants registered before a draw by hand, the draw, then the others.
+        let drawn = self.hand_draw.as_ref().map_or(0, Vec::len);
         let mut event = Event::new(
             self.config.clone(),
-            self.entrants.iter().filter(initial).map(new).collect(),
+            self.entrants[..drawn.min(self.entrants.len())]
+                .iter()
+                .map(new)
+                .collect(),
         )?;
+        if let Some(numbers) = &self.hand_draw {
+            let numbers: Vec<u32> = numbers.iter().map(|n| n.0).collect();
+            event.draw_by_hand(&numbers)?;
+        }
+        for e in self.entrants[drawn.min(self.entrants.len())..]
+            .iter()
+            .filter(initial)
+        {
+            event.add_entrant(new(e))?;
+        }
         let changes_before = |event: &mut Event, round: u32| -> Result<(), EventError> {
             for e in self
                 .entrants
