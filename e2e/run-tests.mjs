@@ -33,10 +33,11 @@ function freePort() {
 
 /** A `blokus serve` process on a data directory. */
 class Server {
-  /** @param {string} data @param {number} port */
-  constructor(data, port) {
+  /** @param {string} data @param {number} port @param {string[]} [args] more `blokus serve` options */
+  constructor(data, port, args = []) {
     this.data = data;
     this.port = port;
+    this.args = args;
     /** @type {import('node:child_process').ChildProcess|null} */
     this.proc = null;
   }
@@ -46,7 +47,7 @@ class Server {
   }
 
   async start() {
-    this.proc = spawn(BIN, ['serve', '--port', String(this.port), '--data', this.data], {
+    this.proc = spawn(BIN, ['serve', '--port', String(this.port), '--data', this.data, ...this.args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.proc.stderr?.on('data', (d) => process.stderr.write(`[server] ${d}`));
@@ -239,7 +240,7 @@ test('two browsers play each other by link', async ({ browser, server }) => {
   await a.waitForSelector('#share:not([hidden])');
   const link = await a.locator('#share input').inputValue();
   // The host waits for the invited player: no move before the seat is taken.
-  assert((await a.locator('#status').innerText()).includes('Waiting for your opponent'), 'the host is told to wait');
+  assert((await a.locator('#status').innerText()).includes('Waiting for the opponent to join — share this link'), 'the host is told to wait');
   assert(await a.locator('#ai-hint').isHidden(), 'no AI hints in a game between people');
   await a.click('#tray .tray-colour.active button[data-piece="X"]');
   await a.locator('#board polygon[data-name="e10"]').click();
@@ -778,16 +779,27 @@ test('lobby: AI levels readable and explained, no sideways scrolling, abandoned 
     await page.click('#levels-help summary');
     assert((await page.locator('#levels-help li').count()) === 9, 'every level explained');
     assert((await pageWidth(page)) <= size.viewport.width, `no sideways scrolling (${await pageWidth(page)})`);
-    await page.waitForSelector('#running li');
-    const fresh = await page.locator('#running li a').count();
-    assert(fresh >= 1, 'a new game is listed as running');
-    // An hour later nobody has moved in it: it no longer clutters "Running".
-    await page.clock.setFixedTime(Date.now() + 3600 * 1000);
-    await page.reload();
-    await page.waitForSelector('#running li');
-    assert((await page.locator('#running li a').count()) < fresh, 'abandoned 0-move games are left out');
     await shot(page, `lobby-${size.name}`);
   });
+  // The server leaves out games nobody moved in and nobody has open (after 3 s here).
+  const data = mkdtempSync(path.join(os.tmpdir(), 'blokus-e2e-abandoned-'));
+  const quick = new Server(data, await freePort(), ['--abandoned-after', '0.05']);
+  await quick.start();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await createFromLobby(page, quick.url, 'duo', ['me', 'hotseat']);
+    await page.goto(`${quick.url}/`);
+    await page.waitForSelector('#running li a');
+    assert((await page.locator('#running li a').count()) === 1, 'a new game is listed as running');
+    await sleep(4000);
+    await page.reload();
+    await page.waitForSelector('#running li');
+    assert((await page.locator('#running li a').count()) === 0, 'an abandoned 0-move game is left out');
+    await page.close();
+  } finally {
+    await quick.kill9();
+    rmSync(data, { recursive: true, force: true });
+  }
 });
 
 test('pie rule explained to both players; dark mode follows the system', async ({ browser, server }) => {
@@ -1191,6 +1203,154 @@ test('Blokus 3D against the AI: a site file, stones turned by keys, placed by cl
   await page.goto(`${server.url}/game/${end?.id}`);
   await page.waitForURL(/\/cube\/[0-9a-f]{16}$/);
   await page.close();
+});
+
+// ----- the people around a game: names, chat, spectators, waiting, rematch -----
+
+/**
+ * Plays the rest of a game from inside a page over its own WebSocket, holding every
+ * seat's token (the first legal move each time), to reach the end quickly.
+ * @param {Page} page
+ * @param {string[]} tokens
+ */
+async function playOutOverSocket(page, tokens) {
+  await page.evaluate(
+    (tokens) =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(`ws://${location.host}/api/games/${location.pathname.split('/').pop()}/ws`);
+        let sentAt = -1;
+        ws.onopen = () => ws.send(JSON.stringify({ type: 'join', tokens }));
+        ws.onerror = () => reject(new Error('socket failed'));
+        ws.onmessage = (ev) => {
+          const m = JSON.parse(String(ev.data));
+          // Refused (the server's message rate): ask again for the state in a moment.
+          if (m.type === 'error') {
+            sentAt = -1;
+            setTimeout(() => ws.send(JSON.stringify({ type: 'ping' })), 1000);
+          }
+          if (m.type !== 'state' || !m.you || m.you.length === 0) return;
+          if (m.over) {
+            ws.close();
+            resolve(null);
+          } else if (m.legal && m.legal.length && m.ply !== sentAt) {
+            sentAt = m.ply;
+            // Within the server's rate of five messages a second.
+            setTimeout(() => ws.send(JSON.stringify({ type: 'move', cells: m.legal[0], ply: m.ply })), 220);
+          }
+        };
+      }),
+    tokens,
+  );
+}
+
+/** @param {Page} page @param {string} id @returns {Promise<string[]>} */
+const storedTokens = (page, id) =>
+  page.evaluate((id) => (JSON.parse(localStorage.getItem('blokus.tokens') || '{}')[id] || []).map((/** @type {{token: string}} */ t) => t.token), id);
+
+/** @param {Page} page @returns {Promise<string[]>} the chat lines shown */
+const chatLines = (page) => page.locator('#chat-log li .chat-text').allInnerTexts();
+
+test('people around a game: names, two chats with HTML escaped, spectators counted, the host waits, rematch accepted', async ({ browser, server }) => {
+  const ca = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const cb = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const cc = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const a = await ca.newPage();
+    const b = await cb.newPage();
+    const c = await cc.newPage();
+    await createFromLobby(a, server.url, 'duo', ['me', 'human']);
+    const id = a.url().split('/').pop() || '';
+    await a.fill('#name-input', 'Ada');
+    await a.press('#name-input', 'Enter');
+    await a.waitForFunction(() => window.blokusGame?.state()?.seats[0].name === 'Ada');
+    // The host cannot move before the opponent has taken the seat.
+    assert((await a.locator('#status').innerText()).includes('Waiting for the opponent to join — share this link'), 'the host is told to wait');
+    await a.click('#tray .tray-colour.active button[data-piece="X"]');
+    await a.locator('#board polygon[data-name="e10"]').click();
+    await sleep(300);
+    assert((await ply(a)) === 0, 'no move before the seat is taken');
+    await a.keyboard.press('Escape');
+
+    // The invited player (on a phone) takes the seat and picks a name; a bad one is refused.
+    await b.goto(`${server.url}/game/${id}`);
+    await b.click('text=Take this seat');
+    await b.waitForFunction(() => (window.blokusGame?.state()?.you || []).length === 1);
+    await b.fill('#name-input', '<i>Bo</i>');
+    await b.press('#name-input', 'Enter');
+    await b.waitForSelector('.toast-error');
+    assert((await b.locator('.toast-error').innerText()).includes('letters, digits'), 'the refusal says why');
+    await b.fill('#name-input', 'Bo');
+    await b.press('#name-input', 'Enter');
+    await a.waitForFunction(() => window.blokusGame?.state()?.seats[1].name === 'Bo');
+    assert((await a.locator('#seats').innerText()).includes('Bo'), "the opponent's name beside their colour");
+    assert((await b.locator('#seats').innerText()).includes('Ada'), 'and the other way');
+
+    // A spectator is counted, live, on every page.
+    await c.goto(`${server.url}/game/${id}`);
+    await c.waitForFunction(() => !!window.blokusGame?.state());
+    await a.waitForFunction(() => document.querySelector('#spectators')?.textContent === '1 spectator watching');
+    await b.waitForFunction(() => document.querySelector('#spectators')?.textContent === '1 spectator watching');
+    assert((await c.locator('#seats').innerText()).includes('Ada'), 'the spectator sees the names');
+
+    // The players' chat, both ways; markup stays text.
+    const payload = '<img src=x onerror="document.title=\'pwned\'"> hi';
+    await a.fill('#chat-input', payload);
+    await a.press('#chat-input', 'Enter');
+    await b.waitForFunction((p) => [...document.querySelectorAll('#chat-log .chat-text')].some((e) => e.textContent === p), payload);
+    assert((await b.locator('#chat-log img').count()) === 0, 'no image made from a chat line');
+    assert(!(await b.title()).includes('pwned') && !(await a.title()).includes('pwned'), 'no script ran');
+    assert((await b.locator('#chat-log li').first().innerText()).includes('Ada'), 'the line names who said it');
+    await b.fill('#chat-input', 'gg, well played');
+    await b.press('#chat-input', 'Enter');
+    await a.waitForFunction(() => [...document.querySelectorAll('#chat-log .chat-text')].some((e) => e.textContent === 'gg, well played'));
+    // Too long a line is refused with the reason (the page's limit is lifted to try).
+    await a.evaluate(() => document.querySelector('#chat-input')?.removeAttribute('maxlength'));
+    await a.fill('#chat-input', 'x'.repeat(301));
+    await a.press('#chat-input', 'Enter');
+    await a.waitForFunction(() => (document.querySelector('#chat-note')?.textContent || '').includes('at most 300 characters'));
+    // The spectators have their own chat; the players do not see it.
+    assert((await c.locator('#chat-title').innerText()) === "Spectators' chat", 'the spectator reads the spectators\' chat');
+    assert((await chatLines(c)).length === 0, "the spectator does not read the players' chat");
+    await c.fill('#chat-input', 'hello from the rail');
+    await c.press('#chat-input', 'Enter');
+    await c.waitForFunction(() => [...document.querySelectorAll('#chat-log .chat-text')].some((e) => e.textContent === 'hello from the rail'));
+    await sleep(300);
+    assert(!(await chatLines(a)).includes('hello from the rail'), "players don't see the spectators' chat");
+    // Hiding the chat folds it away and is remembered.
+    await b.click('#chat-hide');
+    assert(await b.locator('#chat-log').isHidden(), 'the chat can be hidden');
+    await shot(a, 'chat-desktop');
+    await shot(b, 'chat-phone-hidden');
+    await b.reload();
+    await b.waitForFunction(() => (window.blokusGame?.state()?.you || []).length === 1);
+    assert(await b.locator('#chat-log').isHidden(), 'hidden after a reload too');
+    await b.click('#chat-hide');
+    await b.waitForFunction(() => document.querySelectorAll('#chat-log li').length >= 2);
+    await shot(b, 'chat-phone');
+
+    // The spectator leaves: the count follows.
+    await c.close();
+    await a.waitForFunction(() => document.querySelector('#spectators')?.textContent === 'no spectators');
+
+    // To the end of the game, then Ada asks for a rematch and Bo accepts it.
+    await playOutOverSocket(a, [...(await storedTokens(a, id)), ...(await storedTokens(b, id))]);
+    await a.waitForSelector('#gameover:not([hidden]) #rematch');
+    await b.waitForSelector('#gameover:not([hidden]) #rematch');
+    await Promise.all([a.waitForURL((u) => !u.href.endsWith(id)), a.click('#rematch')]);
+    const next = a.url().split('/').pop() || '';
+    await b.waitForSelector('#rematch-offer');
+    assert((await b.locator('#rematch-offer').innerText()).includes('Ada asks for a rematch'), 'Bo is asked');
+    assert((await b.locator('#rematch').innerText()) === 'Accept the rematch', 'and can accept');
+    await Promise.all([b.waitForURL((u) => u.href.endsWith(next)), b.click('#rematch')]);
+    await b.waitForFunction(() => (window.blokusGame?.state()?.you || []).join() === '0');
+    const seats = await b.evaluate(() => window.blokusGame?.state()?.seats.map((st) => `${st.kind}:${st.name}:${st.claimed}`) ?? []);
+    assert(seats.join() === 'human:Bo:true,me:Ada:true', `colours rotated, names kept (${seats})`);
+    await waitMyTurn(b);
+    await a.waitForFunction(() => (window.blokusGame?.state()?.you || []).join() === '1' && !!window.blokusGame?.state()?.seats[0].connected);
+    await shot(a, 'rematch-accepted');
+  } finally {
+    for (const ctx of [ca, cb, cc]) await ctx.close().catch(() => undefined);
+  }
 });
 
 async function main() {

@@ -95,6 +95,8 @@
  * @property {'me'|'human'|'ai'|'hotseat'} kind
  * @property {number|null} level
  * @property {boolean} claimed
+ * @property {boolean} reserved kept for one person (a rematch's opponent)
+ * @property {string|null} name the display name its player chose
  * @property {string[]} colours
  * @property {boolean} connected
  */
@@ -119,6 +121,8 @@
  * @property {SideResult[]} results
  * @property {SeatState[]} seats
  * @property {ClockState} [clock] timed games only
+ * @property {number} spectators connections watching without a seat
+ * @property {{id: string, accepted: number[]}|null} rematch the rematch, once asked for
  * @property {number[]} [you]
  * @property {boolean} [can_undo]
  * @property {string[]|null} legal legal placements of the colour to move (only for its player)
@@ -130,7 +134,7 @@
  * @property {string} id
  * @property {string} variant
  * @property {'open'|'running'|'finished'} status
- * @property {Array<{kind: string, level?: number, claimed: boolean}>} seats
+ * @property {Array<{kind: string, level?: number, claimed: boolean, name?: string}>} seats
  * @property {number} plies
  * @property {number} updated
  * @property {string} [clock] the time control's short name, timed games only
@@ -146,8 +150,23 @@
  */
 
 /**
+ * A line of a game's chat.
+ * @typedef {Object} ChatLine
+ * @property {number} n
+ * @property {'players'|'spectators'} channel
+ * @property {number|null} seat
+ * @property {string} name
+ * @property {string} text plain text, never markup
+ * @property {number} at unix seconds
+ */
+
+/**
  * A server message on the WebSocket.
  * @typedef {GameState
+ *   | ({type: 'chat'} & ChatLine)
+ *   | {type: 'chat_history', channel: 'players'|'spectators', lines: ChatLine[]}
+ *   | {type: 'viewers', spectators: number}
+ *   | {type: 'rematch', id: string, url: string, tokens: Array<{seat: number, token: string}>}
  *   | {type: 'move', ply: number, colour: number, cells: string[], piece: string}
  *   | {type: 'pass', ply: number, colours: number[], names: string[]}
  *   | {type: 'undo', ply: number}

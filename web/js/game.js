@@ -1,20 +1,21 @@
 // @ts-check
 /**
  * The board page: live play over the WebSocket, piece tray, ghost preview, move list,
- * scores, seats, replay.
+ * scores, seats with names, chat, replay, rematch.
  * @module
  */
 
 import { AnalysisPanel, CLASS_MARK } from './analysis.js';
 import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
+import { ChatPanel } from './chat.js';
 import { clearNotices, notify } from './notices.js';
 import { PiecePicker, pickerElements } from './picker.js';
 import { scoreUnit, scoringRule } from './rules-text.js';
 import { ReconnectingSocket } from './socket.js';
 import { ClockBar } from './clocks.js';
 import { bindMute, moveSound, soundsPlayed, turnSound } from './sounds.js';
-import { addTokens, tokensFor } from './tokens.js';
+import { addTokens, displayName, setDisplayName, tokensFor } from './tokens.js';
 
 /** @typedef {import('./api.js').GameState} GameState */
 /** @typedef {import('./api.js').VariantDetail} VariantDetail */
@@ -75,6 +76,7 @@ class GamePage {
     /** @type {HTMLAnchorElement} */ ($('#download')).href = `/api/games/${id}/record.blksgf`;
     this.bindControls();
     bindMute($('#mute'));
+    this.chat = new ChatPanel((text) => this.sock.send({ type: 'chat', text }));
     this.board.root.setAttribute('aria-describedby', 'aim-hint');
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     this.sock = new ReconnectingSocket(`${proto}://${location.host}/api/games/${id}/ws`, {
@@ -88,9 +90,21 @@ class GamePage {
     });
   }
 
+  /** Takes this device's seats (with its player's name); a spectator gives the name for the chat. */
   join() {
     const tokens = tokensFor(id).map((t) => t.token);
-    if (tokens.length) this.sock.send({ type: 'join', tokens });
+    const name = displayName();
+    if (tokens.length) this.sock.send(name ? { type: 'join', tokens, name } : { type: 'join', tokens });
+    else if (name) this.sock.send({ type: 'name', name });
+  }
+
+  /** Sets this device's display name: kept here, sent to the server (which checks it). */
+  setName() {
+    const input = /** @type {HTMLInputElement} */ ($('#name-input'));
+    const name = input.value.trim().replace(/\s+/g, ' ');
+    if (!name) return;
+    setDisplayName(name);
+    if (!this.sock.send({ type: 'name', name })) notify('Not connected; the name was not sent.', 'error');
   }
 
   /**
@@ -118,6 +132,11 @@ class GamePage {
   }
 
   bindControls() {
+    /** @type {HTMLInputElement} */ ($('#name-input')).value = displayName();
+    $('#name-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      this.setName();
+    });
     $('#undo').addEventListener('click', () => this.sock.send({ type: 'undo' }));
     $('#ai-hint').addEventListener('click', () => this.askHint());
     $('#r-first').addEventListener('click', () => this.viewAt(0));
@@ -181,7 +200,30 @@ class GamePage {
         this.sending = false;
         // A refused placement: the reason goes under the board where the player looks.
         if (m.code === 'illegal' && this.picker.piece !== null) this.picker.explain(m.message);
-        else notify(m.message, 'error');
+        // A refused chat line: under the chat's input.
+        else if (m.code === 'bad_chat' || (m.code === 'rate_limited' && m.message.includes('chatting'))) this.chat.note(m.message, true);
+        else {
+          // A refused name is not kept on the device.
+          if (m.code === 'bad_name') setDisplayName('');
+          notify(m.message, 'error');
+        }
+        break;
+      case 'chat':
+        this.chat.add(m);
+        break;
+      case 'chat_history':
+        this.chat.history(m.channel, m.lines);
+        break;
+      case 'viewers':
+        if (this.state) {
+          this.state.spectators = m.spectators;
+          this.renderSpectators();
+        }
+        break;
+      case 'rematch':
+        // The seats of this device in the new game: kept, then off to it.
+        addTokens(m.id, m.tokens);
+        location.href = m.url;
         break;
       case 'move':
         break;
@@ -229,10 +271,10 @@ class GamePage {
     }
   }
 
-  /** Whether the game waits for an invited person to take their seat. */
+  /** Whether the game waits for an invited person to take their seat (the server refuses moves till then). */
   waitingForOpponent() {
     const s = this.state;
-    return !!s && s.ply === 0 && s.seats.some((st) => st.kind === 'human' && !st.claimed);
+    return !!s && !s.over && s.seats.some((st) => st.kind === 'human' && !st.claimed);
   }
 
   /** Whether this browser plays the side to move (a placement, not the pie choice). */
@@ -287,6 +329,7 @@ class GamePage {
     this.renderScores();
     this.renderSeats();
     this.clocks.update(s, (seat) => this.seatLabel(seat));
+    this.renderSpectators();
     this.renderGameOver();
     this.renderReplay();
     this.renderTitle();
@@ -394,7 +437,8 @@ class GamePage {
     const st = s.seats[seat];
     const you = (s.you || []).includes(seat);
     if (st.kind === 'ai') return `AI level ${st.level}`;
-    if (you) return st.kind === 'hotseat' ? 'hot-seat (you)' : 'you';
+    if (you) return st.name ? `${st.name} (you)` : st.kind === 'hotseat' ? 'hot-seat (you)' : 'you';
+    if (st.name) return st.claimed ? st.name : `${st.name} (invited)`;
     if (st.kind === 'human' && !st.claimed) return 'open seat';
     return `player ${seat + 1}`;
   }
@@ -435,8 +479,11 @@ class GamePage {
       if (mine) el.classList.add('status-you');
       return;
     }
-    if (this.waitingForOpponent() && (s.you || []).length > 0) {
-      el.textContent = 'Waiting for your opponent to take their seat — send them the link';
+    if (this.waitingForOpponent()) {
+      el.textContent =
+        (s.you || []).length > 0
+          ? 'Waiting for the opponent to join — share this link'
+          : 'Waiting for an invited player to take their seat';
       el.classList.add('status-wait');
       return;
     }
@@ -599,8 +646,13 @@ class GamePage {
       const idx = colours.map((c) => this.v.colours.indexOf(c));
       const pieces = idx.reduce((n, c) => n + perColour[c].pieces, 0);
       const left = idx.reduce((n, c) => n + perColour[c].left, 0);
+      const who = this.sideNames(r);
       return h('tr', { class: s.over && r.place === 1 ? 'winner' : '' }, [
-        h('td', {}, [...colours.map((c) => h('span', { class: 'chip', style: `background:${colourHex(c)}` })), sideTitle(r.name)]),
+        h('td', {}, [
+          ...colours.map((c) => h('span', { class: 'chip', style: `background:${colourHex(c)}` })),
+          sideTitle(r.name),
+          ...(who ? [h('span', { class: 'muted side-player' }, [` ${who}`])] : []),
+        ]),
         h('td', {}, [String(pieces)]),
         h('td', { class: 'pts' }, [replay ? String(left) : String(r.score)]),
       ]);
@@ -610,6 +662,20 @@ class GamePage {
       h('tbody', {}, rows),
     ]);
     $('#scores').replaceChildren(table, h('p', { class: 'muted small-text' }, [scoringRule(this.v)]));
+  }
+
+  /**
+   * The display names of the players of a side ('' when none chose one).
+   * @param {import('./api.js').SideResult} r
+   * @returns {string}
+   */
+  sideNames(r) {
+    const s = /** @type {GameState} */ (this.state);
+    const colours = this.sideColours(r);
+    return s.seats
+      .filter((st) => st.name && st.colours.length > 0 && st.colours.every((c) => colours.includes(c)))
+      .map((st) => st.name)
+      .join(' & ');
   }
 
   /**
@@ -654,9 +720,9 @@ class GamePage {
         h('span', { class: `dot ${st.connected ? 'on' : 'off'}`, title: st.connected ? 'connected' : 'not connected' }),
         ...chips,
         h('span', { class: 'seat-name' }, [st.colours.map(title).join(' + ') || `Seat ${st.seat + 1}`]),
-        h('span', { class: 'muted' }, [this.seatLabel(st.seat)]),
+        h('span', { class: `muted${st.name ? ' player-name' : ''}` }, [this.seatLabel(st.seat)]),
       ]);
-      if (st.kind === 'human' && !st.claimed && mine.length === 0) {
+      if (st.kind === 'human' && !st.claimed && !st.reserved && mine.length === 0) {
         const b = h('button', { type: 'button', class: 'primary small' }, ['Take this seat']);
         b.addEventListener('click', () => this.claim(st.seat));
         row.append(b);
@@ -665,6 +731,7 @@ class GamePage {
     });
     $('#seats').replaceChildren(...rows);
     const open = s.seats.some((st) => st.kind === 'human' && !st.claimed);
+    $('#name-input').setAttribute('aria-label', mine.length ? 'your name, shown to the other players' : 'your name in the spectators\' chat');
     const share = $('#share');
     share.hidden = !open || mine.length === 0;
     if (!share.hidden) {
@@ -678,6 +745,13 @@ class GamePage {
       });
       share.replaceChildren(h('p', {}, ['Send this link to your opponent:']), h('div', { class: 'row' }, [input, copy]));
     }
+  }
+
+  /** How many watch without a seat. */
+  renderSpectators() {
+    const s = /** @type {GameState} */ (this.state);
+    const n = s.spectators || 0;
+    $('#spectators').textContent = n === 0 ? 'no spectators' : `${n} spectator${n === 1 ? '' : 's'} watching`;
   }
 
   /** @param {number} seat */
@@ -702,11 +776,24 @@ class GamePage {
     const label = scoreUnit(this.v);
     const replay = h('button', { type: 'button' }, ['Replay from the start']);
     replay.addEventListener('click', () => this.viewAt(0));
-    const rematch = h('button', { type: 'button', class: 'primary', id: 'rematch' }, ['Rematch']);
-    rematch.addEventListener('click', () => this.rematch());
-    rematch.hidden = (s.you || []).length === 0;
+    const mine = s.you || [];
+    const r = s.rematch;
+    const asked = !!r && mine.length > 0 && mine.every((seat) => r.accepted.includes(seat));
+    const rematch = h('button', { type: 'button', class: 'primary', id: 'rematch' }, [
+      !r ? 'Rematch' : asked ? 'Go to the rematch' : 'Accept the rematch',
+    ]);
+    rematch.addEventListener('click', () => this.sock.send({ type: 'rematch' }) || notify('Not connected; try again.', 'error'));
+    rematch.hidden = mine.length === 0;
+    /** @type {HTMLElement[]} */
+    const offer = [];
+    if (r && !asked) {
+      const by = r.accepted.map((seat) => this.seatLabel(seat)).join(', ');
+      offer.push(h('p', { class: 'rematch-offer', id: 'rematch-offer' }, [`${by} asks for a rematch (colours rotated).`]));
+    }
+    const watch = r && mine.length === 0 ? [h('a', { class: 'button', href: `/game/${r.id}`, id: 'watch-rematch' }, ['Watch the rematch'])] : [];
     el.replaceChildren(
       h('h2', {}, [`Game over — ${this.resultLine()}`]),
+      ...offer,
       h(
         'ul',
         { class: 'final' },
@@ -724,40 +811,10 @@ class GamePage {
         h('a', { class: 'button', href: `/api/games/${id}/record.blksgf`, download: '' }, ['⬇ Download the record']),
         replay,
         rematch,
+        ...watch,
         h('a', { class: 'button', href: `/?variant=${encodeURIComponent(this.v.id)}` }, ['New game']),
       ]),
     );
-  }
-
-  /**
-   * Starts the same table again with the colours rotated: each seat's player (person or
-   * AI, same level) moves on to the next seat. A person who joined by link gets an open
-   * seat again, to be shared. The time control stays.
-   */
-  async rematch() {
-    const s = /** @type {GameState} */ (this.state);
-    const mine = s.you || [];
-    const n = s.seats.length;
-    const seats = s.seats.map((_, j) => {
-      const from = s.seats[(j + n - 1) % n];
-      if (from.kind === 'ai') return { kind: 'ai', level: from.level ?? undefined };
-      if (mine.includes(from.seat)) return { kind: from.seat === mine[0] ? 'me' : 'hotseat' };
-      return { kind: 'human' };
-    });
-    try {
-      /** @type {{id: string, url: string, tokens: Array<{seat: number, token: string}>}} */
-      const r = await postJson('/api/games', {
-        variant: this.v.id,
-        options: { alternate_contact: s.options.alternate_contact },
-        seats,
-        // The same time control again.
-        clock: s.clock ? s.clock.control : null,
-      });
-      addTokens(r.id, r.tokens);
-      location.href = r.url;
-    } catch (e) {
-      notify(`No rematch: ${e instanceof Error ? e.message : e}`, 'error');
-    }
   }
 
   renderReplay() {

@@ -40,9 +40,6 @@ const LEVELS = [
 /** The level a new AI seat starts with. */
 const DEFAULT_LEVEL = 3;
 
-/** A game nobody moved in for this long is left out of "Running" (seconds). */
-const ABANDONED_AFTER = 15 * 60;
-
 /** @returns {VariantSummary} */
 function current() {
   const id = /** @type {HTMLSelectElement} */ ($('#variant')).value;
@@ -152,7 +149,7 @@ function ago(t) {
 function gameItem(g) {
   const v = variants.find((x) => x.id === g.variant);
   const seats = g.seats
-    .map((s) => (s.kind === 'ai' ? `AI ${s.level}` : s.kind === 'human' && !s.claimed ? 'open' : 'person'))
+    .map((s) => (s.kind === 'ai' ? `AI ${s.level}` : s.name ? s.name : s.kind === 'human' && !s.claimed ? 'open' : 'person'))
     .join(' · ');
   return h('li', {}, [
     h('a', { href: `/game/${g.id}` }, [
@@ -173,10 +170,8 @@ async function refreshLists() {
   };
   fill('#mine', lists.mine || [], 'No games yet: start one!');
   fill('#open', lists.open, 'No game is waiting for a player.');
-  // Games created and left before a single move would pile up here.
-  const now = Date.now() / 1000;
-  const running = lists.running.filter((g) => g.plies > 0 || now - g.updated < ABANDONED_AFTER);
-  fill('#running', running, 'No game in progress.');
+  // The server leaves out games abandoned before their first move.
+  fill('#running', lists.running, 'No game in progress.');
   fill('#finished', lists.finished, 'No finished game yet.');
 }
 

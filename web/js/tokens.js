@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * The seat tokens of this browser, kept in localStorage: `{gameId: [{seat, token}]}`.
+ * The seat tokens of this browser, kept in localStorage: `{gameId: [{seat, token}]}`, and
+ * the display name its player goes by.
  * @module
  */
 
@@ -45,6 +46,28 @@ export function addTokens(id, tokens) {
   }
   all[id] = have;
   save(all);
+}
+
+const NAME_KEY = 'blokus.name';
+
+/**
+ * The display name this device's player chose ('' if none), sent with its seat tokens.
+ * @returns {string}
+ */
+export function displayName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Keeps the display name on this device (the server checked it).
+ * @param {string} name
+ */
+export function setDisplayName(name) {
+  localStorage.setItem(NAME_KEY, name);
 }
 
 /**

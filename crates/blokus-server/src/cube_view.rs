@@ -164,6 +164,8 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], connected: &[bool]) -> C
             kind: s.kind,
             level: s.level,
             claimed: s.claimed,
+            reserved: s.reserved,
+            name: s.name.as_ref().map(|n| n.to_string()),
             colours: seat_colours(i),
             connected: connected.get(i).copied().unwrap_or(false),
         })

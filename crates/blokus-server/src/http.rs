@@ -17,7 +17,9 @@ use crate::error::AppError;
 use crate::hub::Hub;
 use crate::room::RoomMsg;
 use crate::room_game::{CubeOptions, RoomGame};
-use crate::seats::{is_token, new_game_id, new_token, AiLevel, GameStatus, Seat, SeatKind};
+use crate::seats::{
+    is_token, new_game_id, new_token, AiLevel, GameStatus, Seat, SeatKind, SeatToken,
+};
 use crate::store::GameSummary;
 use crate::variants::{VariantDetail, VariantSummary};
 use crate::{assets, middleware, variants, ws};
@@ -94,13 +96,6 @@ async fn list_sites() -> Json<Vec<SiteSummary>> {
 async fn variant_detail(Path(id): Path<String>) -> Result<Json<VariantDetail>, AppError> {
     let v = blokus_core::variant(&id).map_err(|e| AppError::NotFound(e.to_string()))?;
     Ok(Json(variants::detail(&v)))
-}
-
-/// A seat's secret token, as answered by creation and `join`.
-#[derive(Serialize)]
-struct SeatToken {
-    seat: usize,
-    token: String,
 }
 
 /// The answer of `POST /api/games`.
@@ -264,15 +259,11 @@ async fn create_game(
             }
             (_, None) => None,
         };
-        let claimed = matches!(s.kind, SeatKind::Me | SeatKind::Hotseat);
-        if claimed {
+        let seat = Seat::new(s.kind, level);
+        if seat.claimed {
             tokens.push((new_token(), i));
         }
-        seats.push(Seat {
-            kind: s.kind,
-            level,
-            claimed,
-        });
+        seats.push(seat);
     }
     let id = new_game_id();
     let status = GameStatus::of(false, &seats);
@@ -357,10 +348,22 @@ async fn list_games(
     };
     Ok(Json(GameLists {
         open: hub.store.list(GameStatus::Open, 50).await?,
-        running: hub.store.list(GameStatus::Running, 50).await?,
+        running: hub
+            .store
+            .list_running(50, abandoned_cutoff(&hub), hub.presence.ids())
+            .await?,
         finished: hub.store.list(GameStatus::Finished, 50).await?,
         mine,
     }))
+}
+
+/// The time (unix seconds) before which a running game without a move that nobody has
+/// open counts as abandoned.
+fn abandoned_cutoff(hub: &Hub) -> i64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    now - hub.limits.abandoned_after.as_secs() as i64
 }
 
 #[derive(Deserialize)]

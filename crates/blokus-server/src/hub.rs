@@ -24,6 +24,7 @@ const CLOCK_EVERY: Duration = Duration::from_secs(5);
 /// How often idle rooms are looked for.
 const SWEEP_EVERY: Duration = Duration::from_secs(30);
 use crate::listen::PerAddress;
+use crate::presence::Presence;
 use crate::seats::is_game_id;
 use crate::store::Store;
 use crate::ws::Bucket;
@@ -112,6 +113,9 @@ pub struct Limits {
     pub guesses_per_minute: f64,
     /// Wrong seat tokens one address may try in a burst.
     pub guess_burst: f64,
+    /// A running game without a move is left out of the lobby's list once nobody has
+    /// been connected to it for this long.
+    pub abandoned_after: Duration,
 }
 
 impl Default for Limits {
@@ -133,6 +137,7 @@ impl Default for Limits {
             ws_idle: Duration::from_secs(60),
             guesses_per_minute: 30.0,
             guess_burst: 20.0,
+            abandoned_after: Duration::from_secs(15 * 60),
         }
     }
 }
@@ -159,6 +164,8 @@ pub struct Hub {
     pub hints: Hints,
     /// Game analyses waiting and running.
     pub analyses: crate::analysis::Queue,
+    /// The games without a move somebody has open (for the lobby).
+    pub presence: Presence,
 }
 
 impl Hub {
@@ -178,6 +185,7 @@ impl Hub {
             hints: Hints::new(cpu.clone()),
             analyses: crate::analysis::Queue::default(),
             cpu,
+            presence: Presence::default(),
         };
         let timekeeper = hub.clone();
         tokio::spawn(async move {
@@ -316,6 +324,7 @@ impl Hub {
             self.store.clone(),
             self.cpu.clone(),
             self.guesses.clone(),
+            self.presence.clone(),
         )?;
         rooms.insert(id.to_string(), h.clone());
         Ok(h)
@@ -384,11 +393,7 @@ mod tests {
         let store = Store::open(dir.path()).unwrap();
         let hub = Hub::new(store.clone(), Limits::default());
         let id = new_game_id();
-        let me = Seat {
-            kind: SeatKind::Me,
-            level: None,
-            claimed: true,
-        };
+        let me = Seat::new(SeatKind::Me, None);
         store
             .create_game(crate::store::NewGame {
                 id: id.clone(),

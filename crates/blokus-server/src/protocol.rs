@@ -5,6 +5,8 @@
 use blokus_core::PieChoice;
 use serde::{Deserialize, Serialize};
 
+use crate::chat::{ChatChannel, ChatLine};
+use crate::seats::SeatToken;
 use crate::view::AnyView;
 
 /// Cells of a move: a list of names, or one comma-separated string.
@@ -40,6 +42,9 @@ pub enum ClientMsg {
         /// Several seat tokens.
         #[serde(default)]
         tokens: Option<Vec<String>>,
+        /// The display name of the person joining (see [`ClientMsg::Name`]).
+        #[serde(default)]
+        name: Option<String>,
     },
     /// Place a piece for the colour to move.
     Move {
@@ -64,6 +69,22 @@ pub enum ClientMsg {
     Undo {},
     /// Ask for a fresh state.
     Ping {},
+    /// Say something: players talk in the players' chat, spectators in theirs.
+    Chat {
+        /// The line (at most 300 characters).
+        text: String,
+    },
+    /// Set a display name: a player's for their own seats (or one hot-seat seat they
+    /// hold, with `seat`), shown to everybody; a spectator's for their chat lines.
+    Name {
+        /// The name.
+        name: String,
+        /// One seat of this connection to name.
+        #[serde(default)]
+        seat: Option<usize>,
+    },
+    /// Ask for a rematch of the finished game, or accept the one asked for.
+    Rematch {},
 }
 
 /// The machine-readable code of an error, in HTTP bodies (`error`) and WebSocket
@@ -113,6 +134,14 @@ pub enum ErrorCode {
     Illegal,
     /// An undo that is not allowed here.
     UndoRefused,
+    /// A move while an invited person has not taken their seat.
+    WaitingForOpponent,
+    /// A display name that is empty, too long or has characters names may not have.
+    BadName,
+    /// A chat message that is empty or too long, or a chat that is full.
+    BadChat,
+    /// A rematch asked for before the game is over or by a spectator.
+    RematchRefused,
 }
 
 /// A refused client message: its code and a message for people.
@@ -208,6 +237,30 @@ pub enum ServerMsg<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
+    /// A line of chat, to the connections of its channel.
+    Chat(&'a ChatLine),
+    /// The recent lines of the channel this connection reads (on connecting and after
+    /// `join`): replaces what the client shows.
+    ChatHistory {
+        /// The channel.
+        channel: ChatChannel,
+        /// Its last lines, oldest first.
+        lines: &'a [ChatLine],
+    },
+    /// The number of spectators changed.
+    Viewers {
+        /// Connections without a seat.
+        spectators: usize,
+    },
+    /// The asker's seats in the rematch (to the asking connection only).
+    Rematch {
+        /// The new game's id.
+        id: &'a str,
+        /// Its page.
+        url: String,
+        /// The tokens of the asker's seats in it.
+        tokens: Vec<SeatToken>,
+    },
     /// A refused message or a failure.
     Error {
         /// The code.
@@ -245,6 +298,11 @@ mod tests {
             r#"{"type":"ping"}"#,
             r#"{"type":"undo"}"#,
             r#"{"type":"join","token":"x"}"#,
+            r#"{"type":"join","token":"x","name":"Ada"}"#,
+            r#"{"type":"chat","text":"gg"}"#,
+            r#"{"type":"name","name":"Ada"}"#,
+            r#"{"type":"name","name":"Bo","seat":1}"#,
+            r#"{"type":"rematch"}"#,
         ] {
             assert!(serde_json::from_str::<ClientMsg>(ok).is_ok(), "{ok}");
         }
@@ -252,6 +310,8 @@ mod tests {
             r#"{"type":"ping","x":1}"#,
             r#"{"type":"undo","all":true}"#,
             r#"{"type":"pie","choice":"keep","x":1}"#,
+            r#"{"type":"chat","text":"gg","channel":"players"}"#,
+            r#"{"type":"chat"}"#,
         ] {
             assert!(serde_json::from_str::<ClientMsg>(bad).is_err(), "{bad}");
         }

@@ -9,20 +9,26 @@ use crate::room_game::RoomGame;
 use crate::seats::{AiLevel, Seat, SeatKind};
 
 fn seat_name(seat: &Seat) -> String {
-    match seat.kind {
-        SeatKind::Ai => format!("blokus AI level {}", seat.level.unwrap_or(AiLevel::DEFAULT)),
+    match (seat.kind, &seat.name) {
+        (SeatKind::Ai, _) => format!("blokus AI level {}", seat.level.unwrap_or(AiLevel::DEFAULT)),
+        (_, Some(name)) => name.to_string(),
         _ => "Human".to_string(),
     }
 }
 
-/// The game as `.blksgf` text (SPEC 10; docs/blokus3d.md for 3D games), with player
-/// names for two-player games and the time control of a timed game (SGF `TM`, the main
-/// time in seconds, and `OT`).
+/// The game as `.blksgf` text (SPEC 10; docs/blokus3d.md for 3D games), with the
+/// players' names (`PB`/`PW` in two-player games, `P1`..`P4` with more players, as the
+/// reference program reads them) and the time control of a timed game (SGF `TM`, the
+/// main time in seconds, and `OT`).
 pub fn blksgf(game: &RoomGame, seats: &[Seat], clock: Option<TimeControl>) -> String {
     let mut extra = Vec::new();
     if seats.len() == 2 {
         extra.push(Property::new("PB", seat_name(&seats[0])));
         extra.push(Property::new("PW", seat_name(&seats[1])));
+    } else {
+        for (i, s) in seats.iter().enumerate() {
+            extra.push(Property::new(format!("P{}", i + 1), seat_name(s)));
+        }
     }
     match clock {
         Some(TimeControl::Fischer { base, increment }) => {

@@ -11,15 +11,20 @@ use blokus_ai::Budget;
 use blokus_core::PlayerId;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::chat::{chat_bucket, ChatChannel, ChatLine, ChatText, HISTORY, MAX_LINES_PER_GAME};
 use crate::clock::{self, now_ms, Clock};
 use crate::cpu::Cpu;
 use crate::error::AppError;
 use crate::hub::AddressBuckets;
+use crate::names::DisplayName;
+use crate::presence::Presence;
 use crate::protocol::{ClientMsg, ErrorCode, Refusal, ServerMsg, StateMsg};
+use crate::rematch::{self, Rematch};
 use crate::room_game::{AiMove, RoomGame};
-use crate::seats::{is_token, new_token, AiLevel, GameStatus, Seat, SeatKind};
-use crate::store::{Store, StoredGame};
-use crate::view::AnyView;
+use crate::seats::{is_token, new_game_id, new_token, AiLevel, GameStatus, Seat, SeatKind};
+use crate::store::{NewGame, Store, StoredGame};
+use crate::view::{AnyView, RoomFacts};
+use crate::ws::Bucket;
 
 /// Text sent to one connection.
 pub type Outgoing = Arc<str>;
@@ -167,6 +172,10 @@ struct Conn {
     seats: Vec<usize>,
     ip: IpAddr,
     alive: oneshot::Sender<Goodbye>,
+    /// Its chat allowance.
+    chat: Bucket,
+    /// A spectator's name for the chat.
+    name: Option<DisplayName>,
 }
 
 /// Completes at `at` (unix ms; at once if past), or never for `None`.
@@ -180,11 +189,19 @@ async fn sleep_until_ms(at: Option<i64>) {
     }
 }
 
-/// Whether an AI seat is to move in a game (stored, so a restart resumes the game).
+/// Whether every seat's player is there (AI seats always are): nobody moves before.
+pub fn all_seats_taken(seats: &[Seat]) -> bool {
+    seats.iter().all(Seat::is_taken)
+}
+
+/// Whether an AI seat is to move in a game (stored, so a restart resumes the game). An
+/// AI waits, like everybody, until every invited person has taken their seat.
 pub fn ai_to_move(game: &RoomGame, seats: &[Seat]) -> bool {
-    game.player_to_move()
-        .and_then(|p| seats.get(p))
-        .is_some_and(|s| s.kind == SeatKind::Ai)
+    all_seats_taken(seats)
+        && game
+            .player_to_move()
+            .and_then(|p| seats.get(p))
+            .is_some_and(|s| s.kind == SeatKind::Ai)
 }
 
 struct AiResult {
@@ -207,6 +224,18 @@ struct Room {
     last_active: Instant,
     evicted: bool,
     clock: Option<Clock>,
+    presence: Presence,
+    /// The recent chat lines of both channels, oldest first.
+    chat: Vec<ChatLine>,
+    /// Chat lines stored for this game (the next line's number).
+    chat_count: u64,
+    /// Chat allowance per seat (shared by every connection of a seat).
+    seat_chat: Vec<Bucket>,
+    /// Chat allowance per spectator address.
+    address_chat: HashMap<IpAddr, Bucket>,
+    rematch: Option<Rematch>,
+    /// The spectator count the clients were last told.
+    told_spectators: usize,
 }
 
 /// Starts the task of a stored game and returns its handle.
@@ -218,14 +247,17 @@ pub fn spawn(
     store: Store,
     cpu: Cpu,
     guesses: AddressBuckets,
+    presence: Presence,
 ) -> Result<RoomHandle, AppError> {
     let game = RoomGame::rebuild(&stored.variant, &stored.options, &stored.events)
         .map_err(|e| AppError::Internal(format!("game {}: {e}", stored.id)))?;
     let (tx, rx) = mpsc::channel(256);
     let (ai_tx, ai_rx) = mpsc::unbounded_channel();
+    let seat_chat = stored.seats.iter().map(|_| chat_bucket()).collect();
     let room = Room {
         id: stored.id,
         game,
+        seat_chat,
         seats: stored.seats,
         tokens: stored.tokens.into_iter().collect(),
         store,
@@ -237,6 +269,12 @@ pub fn spawn(
         last_active: Instant::now(),
         evicted: false,
         clock: stored.clock,
+        presence,
+        chat: stored.chat,
+        chat_count: stored.chat_count,
+        address_chat: HashMap::new(),
+        rematch: stored.rematch,
+        told_spectators: 0,
     };
     tokio::spawn(room.run(rx, ai_rx));
     Ok(RoomHandle { tx })
@@ -267,7 +305,29 @@ impl Room {
                     self.flag().await;
                 }
             }
+            self.connections_changed();
         }
+        self.presence.set(&self.id, false);
+    }
+
+    fn spectators(&self) -> usize {
+        self.conns.values().filter(|c| c.seats.is_empty()).count()
+    }
+
+    /// After every step: tells everybody a new spectator count (connections come and
+    /// go, or are dropped as too slow, anywhere) and keeps the lobby's presence current.
+    fn connections_changed(&mut self) {
+        for _ in 0..4 {
+            let n = self.spectators();
+            if n == self.told_spectators {
+                break;
+            }
+            self.told_spectators = n;
+            self.broadcast(ServerMsg::Viewers { spectators: n }.text());
+        }
+        let fresh = self.game.ply() == 0 && !self.game.is_over();
+        self.presence
+            .set(&self.id, fresh && !self.conns.is_empty() && !self.evicted);
     }
 
     fn status(&self) -> GameStatus {
@@ -296,21 +356,28 @@ impl Room {
     }
 
     fn view(&self) -> AnyView {
-        let mut v = self.game.view(&self.id, &self.seats, &self.connected());
+        let mut v = self.game.view(
+            &self.id,
+            &self.seats,
+            RoomFacts {
+                connected: &self.connected(),
+                spectators: self.spectators(),
+                rematch: self.rematch.as_ref().map(Rematch::view),
+            },
+        );
         if let AnyView::Flat(flat) = &mut v {
             flat.clock = self.clock.as_ref().map(|c| c.view(now_ms()));
         }
         v
     }
 
-    /// The clocks after a change of the game to `game` with `status` at `now`: the
+    /// The clocks after a change of the game to `game` with `seats` at `now`: the
     /// running clock stops (gaining the increment if `moved_by` just moved), and the
     /// clock of the player to move starts, once every seat is taken and until the end.
     fn clock_after(
-        &self,
         base: Option<Clock>,
         game: &RoomGame,
-        status: GameStatus,
+        seats: &[Seat],
         moved_by: Option<usize>,
         now: i64,
     ) -> Option<Clock> {
@@ -319,7 +386,7 @@ impl Room {
             Some(p) => c.moved(p, now),
             None => c.stop(now),
         }
-        if let (Some(p), GameStatus::Running) = (game.player_to_move(), status) {
+        if let (Some(p), true) = (game.player_to_move(), all_seats_taken(seats)) {
             c.start(p, now);
         }
         Some(c)
@@ -439,17 +506,33 @@ impl Room {
                         seats: Vec::new(),
                         ip,
                         alive,
+                        chat: chat_bucket(),
+                        name: None,
                     },
                 );
                 let _ = reply.send(Ok(()));
-                // A spectator changes nobody else's view.
+                // A spectator changes nobody else's view but the count (told after
+                // this step).
+                self.told_spectators = self.spectators();
                 self.send_state(&[conn]);
+                self.send_chat_history(conn);
+                self.broadcast(
+                    ServerMsg::Viewers {
+                        spectators: self.told_spectators,
+                    }
+                    .text(),
+                );
             }
             RoomMsg::Disconnect { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {
                     if !c.seats.is_empty() {
                         self.broadcast_state();
                     }
+                }
+                // The lobby counts a game without moves as abandoned from the moment
+                // its last connection left.
+                if self.conns.is_empty() && self.game.ply() == 0 {
+                    let _ = self.store.touch(self.id.clone()).await;
                 }
             }
             RoomMsg::Client { conn, msg } => {
@@ -491,23 +574,36 @@ impl Room {
         let token = new_token();
         let mut seats = self.seats.clone();
         seats[s].claimed = true;
+        self.save_seats(seats, Some((token.clone(), s))).await?;
+        self.tokens.insert(token.clone(), s);
+        self.broadcast_state();
+        self.maybe_start_ai();
+        Ok((s, token))
+    }
+
+    /// Stores changed seats (with a new token) and takes them over.
+    async fn save_seats(
+        &mut self,
+        seats: Vec<Seat>,
+        token: Option<(String, usize)>,
+    ) -> Result<(), AppError> {
         let status = GameStatus::of(self.game.is_over(), &seats);
-        let clock = self.clock_after(self.clock.clone(), &self.game, status, None, now_ms());
+        let ai = ai_to_move(&self.game, &seats);
+        // The clocks start once every seat is taken.
+        let clock = Self::clock_after(self.clock.clone(), &self.game, &seats, None, now_ms());
         self.store
-            .claim_seat(
+            .update_seats(
                 self.id.clone(),
-                s,
-                token.clone(),
+                token,
                 seats.clone(),
                 status,
+                ai,
                 clock.clone(),
             )
             .await?;
         self.seats = seats;
         self.clock = clock;
-        self.tokens.insert(token.clone(), s);
-        self.broadcast_state();
-        Ok((s, token))
+        Ok(())
     }
 
     async fn client(&mut self, conn: u64, msg: ClientMsg) -> Result<(), Refusal> {
@@ -516,7 +612,12 @@ impl Room {
                 self.send_state(&[conn]);
                 Ok(())
             }
-            ClientMsg::Join { token, tokens } => {
+            ClientMsg::Join {
+                token,
+                tokens,
+                name,
+            } => {
+                let name = name.map(parse_name).transpose()?;
                 let mut all: Vec<String> = tokens.unwrap_or_default();
                 all.extend(token);
                 if all.is_empty() || all.len() > 8 {
@@ -552,19 +653,59 @@ impl Room {
                 }
                 seats.sort_unstable();
                 seats.dedup();
+                // A seat kept for this person (a rematch) is theirs from now on.
+                let mut taken = self.seats.clone();
+                for &s in &seats {
+                    if taken[s].reserved && !taken[s].claimed {
+                        taken[s].claimed = true;
+                    }
+                }
+                let mut changed = taken != self.seats;
+                if let Some(name) = &name {
+                    changed |= name_seats(&mut taken, &seats, None, name)?;
+                }
+                if changed {
+                    self.save_seats(taken, None)
+                        .await
+                        .map_err(|e| e.refusal())?;
+                }
                 let before = self.connected();
                 if let Some(c) = self.conns.get_mut(&conn) {
                     c.seats = seats;
                 }
-                // Others see a change only when a seat's connection flag changed.
-                if self.connected() == before {
+                // Others see a change only when a seat or its connection flag changed.
+                if self.connected() == before && !changed {
                     self.send_state(&[conn]);
                 } else {
                     self.broadcast_state();
                 }
+                self.send_chat_history(conn);
                 self.maybe_start_ai();
                 Ok(())
             }
+            ClientMsg::Name { name, seat } => {
+                let name = parse_name(name)?;
+                let held = self.conn_seats(conn);
+                if held.is_empty() {
+                    if seat.is_some() {
+                        return Err(not_held());
+                    }
+                    if let Some(c) = self.conns.get_mut(&conn) {
+                        c.name = Some(name);
+                    }
+                    return Ok(());
+                }
+                let mut seats = self.seats.clone();
+                if name_seats(&mut seats, &held, seat, &name)? {
+                    self.save_seats(seats, None)
+                        .await
+                        .map_err(|e| e.refusal())?;
+                    self.broadcast_state();
+                }
+                Ok(())
+            }
+            ClientMsg::Chat { text } => self.chat(conn, &text).await,
+            ClientMsg::Rematch {} => self.rematch(conn).await,
             ClientMsg::Move { cells, ply } => {
                 self.check_turn(conn, ply)?;
                 if self.game.awaiting_pie() {
@@ -618,6 +759,222 @@ impl Room {
         }
     }
 
+    /// The seats a connection holds.
+    fn conn_seats(&self, conn: u64) -> Vec<usize> {
+        self.conns
+            .get(&conn)
+            .map(|c| c.seats.clone())
+            .unwrap_or_default()
+    }
+
+    /// Sends a connection the recent lines of the chat it reads.
+    fn send_chat_history(&mut self, conn: u64) {
+        let Some(c) = self.conns.get(&conn) else {
+            return;
+        };
+        let channel = ChatChannel::of(&c.seats);
+        let lines: Vec<ChatLine> = self
+            .chat
+            .iter()
+            .filter(|l| l.channel == channel)
+            .cloned()
+            .collect();
+        let text = ServerMsg::ChatHistory {
+            channel,
+            lines: &lines,
+        }
+        .text();
+        self.send_to(conn, text);
+    }
+
+    /// A chat line from a connection: checked, limited, stored, then sent to the
+    /// connections of its channel.
+    async fn chat(&mut self, conn: u64, text: &str) -> Result<(), Refusal> {
+        let text = ChatText::new(text).map_err(|m| Refusal::new(ErrorCode::BadChat, m))?;
+        if self.chat_count >= MAX_LINES_PER_GAME {
+            return Err(Refusal::new(
+                ErrorCode::BadChat,
+                format!("this game's chat is full ({MAX_LINES_PER_GAME} messages)"),
+            ));
+        }
+        let Some(c) = self.conns.get(&conn) else {
+            return Ok(());
+        };
+        let channel = ChatChannel::of(&c.seats);
+        let ip = c.ip;
+        // The seat that speaks: in hot-seat, the one to move if it is held here.
+        let mover = self.game.player_to_move();
+        let seat = match channel {
+            ChatChannel::Players if mover.is_some_and(|m| c.seats.contains(&m)) => mover,
+            ChatChannel::Players => c.seats.first().copied(),
+            ChatChannel::Spectators => None,
+        };
+        let name = match seat {
+            Some(s) => self.seat_title(s),
+            None => c
+                .name
+                .as_ref()
+                .map_or_else(|| "Spectator".to_string(), |n| n.to_string()),
+        };
+        // Every allowance must have room: the connection's, and the seat's (so more
+        // connections do not talk faster) or the spectator's address's.
+        let now = Instant::now();
+        let slow = || {
+            Refusal::new(
+                ErrorCode::RateLimited,
+                "you are chatting too fast; wait a few seconds",
+            )
+        };
+        let conn_ok = self.conns.get_mut(&conn).is_some_and(|c| c.chat.has(now));
+        let shared = match seat {
+            Some(s) => &mut self.seat_chat[s],
+            None => {
+                if self.address_chat.len() > 1000 {
+                    self.address_chat.retain(|_, b| !b.is_full(now));
+                }
+                self.address_chat.entry(ip).or_insert_with(chat_bucket)
+            }
+        };
+        if !conn_ok || !shared.take(now) {
+            return Err(slow());
+        }
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.chat.take(now);
+        }
+        let line = ChatLine {
+            n: self.chat_count,
+            channel,
+            seat,
+            name,
+            text: text.into_string(),
+            at: unix_now(),
+        };
+        self.store
+            .add_chat(self.id.clone(), line.clone())
+            .await
+            .map_err(|e| {
+                Refusal::new(
+                    ErrorCode::Internal,
+                    format!("the message could not be saved: {e}"),
+                )
+            })?;
+        self.chat_count += 1;
+        let text = ServerMsg::Chat(&line).text();
+        let ids: Vec<u64> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| ChatChannel::of(&c.seats) == channel)
+            .map(|(&id, _)| id)
+            .collect();
+        for id in ids {
+            self.send_to(id, text.clone());
+        }
+        self.chat.push(line);
+        // Keep the last lines of each channel.
+        if self.chat.iter().filter(|l| l.channel == channel).count() > HISTORY {
+            if let Some(i) = self.chat.iter().position(|l| l.channel == channel) {
+                self.chat.remove(i);
+            }
+        }
+        Ok(())
+    }
+
+    /// A seat as people call it: its display name, else its colours ("Blue + Red").
+    fn seat_title(&self, seat: usize) -> String {
+        if let Some(name) = &self.seats[seat].name {
+            return name.to_string();
+        }
+        let colours = self.game.seat_colours(self.seats.len());
+        let words: Vec<String> = colours[seat]
+            .iter()
+            .map(|c| {
+                let mut chars = c.chars();
+                chars.next().map_or_else(String::new, |f| {
+                    f.to_uppercase().collect::<String>() + chars.as_str()
+                })
+            })
+            .collect();
+        if words.is_empty() {
+            format!("Player {}", seat + 1)
+        } else {
+            words.join(" + ")
+        }
+    }
+
+    /// A rematch asked for (the first time: the new game is created) or accepted: the
+    /// asker gets the tokens of their seats in the new game.
+    async fn rematch(&mut self, conn: u64) -> Result<(), Refusal> {
+        let held = self.conn_seats(conn);
+        if held.is_empty() {
+            return Err(Refusal::new(
+                ErrorCode::RematchRefused,
+                "only the players can ask for a rematch",
+            ));
+        }
+        if !self.game.is_over() {
+            return Err(Refusal::new(
+                ErrorCode::RematchRefused,
+                "a rematch can be asked for when the game is over",
+            ));
+        }
+        let mut r = match self.rematch.clone() {
+            Some(r) => r,
+            None => {
+                let (seats, tokens) = rematch::plan(&self.seats, &held);
+                let (fresh, variant, options) = self.game.fresh();
+                let r = Rematch {
+                    id: new_game_id(),
+                    accepted: Vec::new(),
+                    tokens,
+                };
+                let game = NewGame {
+                    id: r.id.clone(),
+                    variant,
+                    options,
+                    status: GameStatus::of(false, &seats),
+                    ai_to_move: ai_to_move(&fresh, &seats),
+                    tokens: r.tokens.iter().map(|t| (t.token.clone(), t.seat)).collect(),
+                    // The same time control; the clocks start when every seat is taken.
+                    clock: Self::clock_after(
+                        self.clock
+                            .as_ref()
+                            .map(|c| Clock::new(c.control, seats.len())),
+                        &fresh,
+                        &seats,
+                        None,
+                        now_ms(),
+                    ),
+                    seats,
+                };
+                self.store
+                    .create_rematch(self.id.clone(), r.clone(), game)
+                    .await
+                    .map_err(|e| e.refusal())?;
+                r
+            }
+        };
+        let mut accepted = r.accepted.clone();
+        accepted.extend(held.iter().filter(|s| !r.accepted.contains(s)));
+        accepted.sort_unstable();
+        if accepted != r.accepted || self.rematch.is_none() {
+            r.accepted = accepted;
+            self.store
+                .set_rematch(self.id.clone(), r.clone())
+                .await
+                .map_err(|e| e.refusal())?;
+            self.rematch = Some(r.clone());
+            self.broadcast_state();
+        }
+        let text = ServerMsg::Rematch {
+            id: &r.id,
+            url: format!("/game/{}", r.id),
+            tokens: r.tokens_for(&held),
+        }
+        .text();
+        self.send_to(conn, text);
+        Ok(())
+    }
+
     /// Checks that the connection plays the side to move (and that its view is current).
     fn check_turn(&self, conn: u64, ply: Option<usize>) -> Result<(), Refusal> {
         if self.game.is_over() {
@@ -632,6 +989,12 @@ impl Room {
             return Err(Refusal::new(
                 ErrorCode::NotJoined,
                 "spectators cannot move: join with a seat token first",
+            ));
+        }
+        if !all_seats_taken(&self.seats) {
+            return Err(Refusal::new(
+                ErrorCode::WaitingForOpponent,
+                "waiting for the opponent to join: share this game's link; nobody moves before every seat is taken",
             ));
         }
         let p = self.game.player_to_move().unwrap_or(0);
@@ -663,7 +1026,7 @@ impl Room {
         let n = self.game.ply() - 1;
         let text = self.game.encode_last();
         let moved_by = (!self.game.last_is_time_out()).then(|| self.game.event_player(n));
-        let clock = self.clock_after(clock, &self.game, self.status(), moved_by, now_ms());
+        let clock = Self::clock_after(clock, &self.game, &self.seats, moved_by, now_ms());
         if let Err(e) = self
             .store
             .append_event(
@@ -715,7 +1078,7 @@ impl Room {
         let status = GameStatus::of(trial.is_over(), &self.seats);
         let ai = ai_to_move(&trial, &self.seats);
         // Time spent stays spent: the clock of whoever is to move after the undo runs.
-        let clock = self.clock_after(self.clock.clone(), &trial, status, None, now_ms());
+        let clock = Self::clock_after(self.clock.clone(), &trial, &self.seats, None, now_ms());
         if let Err(e) = self
             .store
             .truncate_events(self.id.clone(), last_own, status, ai, clock.clone())
@@ -748,7 +1111,7 @@ impl Room {
         let Some(seat) = self.seats.get(p) else {
             return;
         };
-        if seat.kind != SeatKind::Ai {
+        if seat.kind != SeatKind::Ai || !all_seats_taken(&self.seats) {
             return;
         }
         let level = seat.level.unwrap_or(AiLevel::DEFAULT);
@@ -797,4 +1160,53 @@ impl Room {
             self.broadcast(ServerMsg::error(&e));
         }
     }
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+fn parse_name(text: String) -> Result<DisplayName, Refusal> {
+    DisplayName::try_from(text).map_err(|m| Refusal::new(ErrorCode::BadName, m))
+}
+
+fn not_held() -> Refusal {
+    Refusal::new(ErrorCode::Forbidden, "you can only name a seat you hold")
+}
+
+/// Names seats held by one connection: `seat` alone if given (it must be held), else
+/// the person's own seats (not the hot-seat seats of other people at the device,
+/// unless those are all it holds). Returns whether a name changed.
+fn name_seats(
+    seats: &mut [Seat],
+    held: &[usize],
+    seat: Option<usize>,
+    name: &DisplayName,
+) -> Result<bool, Refusal> {
+    let targets: Vec<usize> = match seat {
+        Some(s) if held.contains(&s) => vec![s],
+        Some(_) => return Err(not_held()),
+        None => {
+            let own: Vec<usize> = held
+                .iter()
+                .copied()
+                .filter(|&s| seats[s].kind != SeatKind::Hotseat)
+                .collect();
+            if own.is_empty() {
+                held.to_vec()
+            } else {
+                own
+            }
+        }
+    };
+    let mut changed = false;
+    for s in targets {
+        if seats[s].name.as_ref() != Some(name) {
+            seats[s].name = Some(name.clone());
+            changed = true;
+        }
+    }
+    Ok(changed)
 }

@@ -15,7 +15,7 @@ use crate::codec;
 use crate::protocol::{ErrorCode, Refusal, ServerMsg};
 use crate::room::Outgoing;
 use crate::seats::{AiLevel, Seat};
-use crate::view::{self, AnyView};
+use crate::view::{self, AnyView, RoomFacts};
 
 /// The stored options of a Blokus 3D game (the `options` column): its site, and the
 /// site's definition when it is not built in.
@@ -291,10 +291,51 @@ impl RoomGame {
     }
 
     /// The state every client sees.
-    pub fn view(&self, id: &str, seats: &[Seat], connected: &[bool]) -> AnyView {
+    pub fn view(&self, id: &str, seats: &[Seat], facts: RoomFacts<'_>) -> AnyView {
         match self {
-            RoomGame::Flat(g) => AnyView::Flat(view::state(id, g, seats, connected)),
-            RoomGame::Cube(g) => AnyView::Cube(crate::cube_view::state(id, g, seats, connected)),
+            RoomGame::Flat(g) => AnyView::Flat(view::state(id, g, seats, facts)),
+            RoomGame::Cube(g) => {
+                AnyView::Cube(crate::cube_view::state(id, g, seats, facts.connected))
+            }
+        }
+    }
+
+    /// The colours each seat plays now, by name.
+    pub fn seat_colours(&self, players: usize) -> Vec<Vec<&'static str>> {
+        match self {
+            RoomGame::Flat(g) => view::seat_colours(g, players),
+            RoomGame::Cube(g) => {
+                let rules = g.rules();
+                let mut out = vec![Vec::new(); players];
+                for c in 0..rules.num_colours() {
+                    let p = rules.seating().player_of(c);
+                    if p < players {
+                        out[p].push(rules.colour_name(c));
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// A new game under the same rules (a rematch), with its stored variant and options.
+    pub fn fresh(&self) -> (RoomGame, String, String) {
+        match self {
+            RoomGame::Flat(g) => {
+                let rules = g.rules().clone();
+                let variant = rules.v().id.to_string();
+                let options = serde_json::to_string(&rules.options).expect("options serialise");
+                (RoomGame::Flat(Game::new(rules)), variant, options)
+            }
+            RoomGame::Cube(g) => {
+                let rules = g.rules().clone();
+                let variant = CubeVariantId::of_seating(rules.seating())
+                    .as_str()
+                    .to_string();
+                let options = serde_json::to_string(&CubeOptions::of(rules.site()))
+                    .expect("options serialise");
+                (RoomGame::Cube(CubeGame::new(rules)), variant, options)
+            }
         }
     }
 

@@ -6,6 +6,8 @@ use blokus_ai::{MctsOptions, MctsPlayer, Player};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
+use crate::names::DisplayName;
+
 /// Who sits in a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -30,9 +32,27 @@ pub struct Seat {
     pub level: Option<AiLevel>,
     /// Whether a person holds the seat's token (always true for me/hotseat, false for AI).
     pub claimed: bool,
+    /// A `human` seat kept for one person (the opponent of a rematch): its token exists
+    /// but is handed only to them; nobody can claim it by link.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reserved: bool,
+    /// The display name its player chose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<DisplayName>,
 }
 
 impl Seat {
+    /// A new seat of a kind: `me` and `hotseat` are held by the creator from the start.
+    pub fn new(kind: SeatKind, level: Option<AiLevel>) -> Seat {
+        Seat {
+            kind,
+            level,
+            claimed: matches!(kind, SeatKind::Me | SeatKind::Hotseat),
+            reserved: false,
+            name: None,
+        }
+    }
+
     /// Whether a person plays this seat (everything but AI).
     pub fn is_human(&self) -> bool {
         self.kind != SeatKind::Ai
@@ -40,8 +60,24 @@ impl Seat {
 
     /// Whether the seat waits for a person to claim it by link.
     pub fn is_open(&self) -> bool {
-        self.kind == SeatKind::Human && !self.claimed
+        self.kind == SeatKind::Human && !self.claimed && !self.reserved
     }
+
+    /// Whether the seat's player is there to play: AI seats always, an invited person
+    /// once they took the seat. Nobody moves while a seat is not taken.
+    pub fn is_taken(&self) -> bool {
+        self.kind != SeatKind::Human || self.claimed
+    }
+}
+
+/// A seat's secret token, as handed to the person who holds it (creation, `join`,
+/// rematch).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatToken {
+    /// Seat index.
+    pub seat: usize,
+    /// The token.
+    pub token: String,
 }
 
 /// The strength of an AI seat: a level of the search player, in [`AiLevel::RANGE`].
@@ -211,16 +247,18 @@ mod tests {
         assert!(AiLevel::try_from(*AiLevel::RANGE.end() + 1).is_err());
         assert_eq!(AiLevel::try_from(9).unwrap().get(), 9);
         assert!(serde_json::from_str::<AiLevel>("12").is_err());
-        let open = Seat {
-            kind: SeatKind::Human,
-            level: None,
-            claimed: false,
+        let open = Seat::new(SeatKind::Human, None);
+        let me = Seat::new(SeatKind::Me, None);
+        let reserved = Seat {
+            reserved: true,
+            ..open.clone()
         };
-        let me = Seat {
-            kind: SeatKind::Me,
-            level: None,
-            claimed: true,
-        };
+        assert!(me.claimed && !open.claimed && open.is_open() && !reserved.is_open());
+        assert!(me.is_taken() && !open.is_taken() && !reserved.is_taken());
+        assert_eq!(
+            GameStatus::of(false, &[me.clone(), reserved]),
+            GameStatus::Running
+        );
         assert_eq!(
             GameStatus::of(false, &[me.clone(), open.clone()]),
             GameStatus::Open

@@ -11,8 +11,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::chat::{ChatChannel, ChatLine, HISTORY};
 use crate::clock::Clock;
 use crate::error::AppError;
+use crate::rematch::Rematch;
 use crate::seats::{GameStatus, Seat};
 
 mod analyses;
@@ -39,6 +41,12 @@ pub struct StoredGame {
     pub created: i64,
     /// The clocks of a timed game.
     pub clock: Option<Clock>,
+    /// The last [`HISTORY`] chat lines of each channel, in order.
+    pub chat: Vec<ChatLine>,
+    /// Number of chat lines stored (the next line's number).
+    pub chat_count: u64,
+    /// The rematch, once one was asked for.
+    pub rematch: Option<Rematch>,
 }
 
 /// A game to store.
@@ -153,34 +161,78 @@ impl Store {
 
     /// Stores a new game with its tokens.
     pub async fn create_game(&self, game: NewGame) -> Result<(), AppError> {
-        let NewGame {
-            id,
-            variant,
-            options,
-            seats,
-            status,
-            ai_to_move,
-            tokens,
-            clock,
-        } = game;
-        let seats_json = serde_json::to_string(&seats).expect("seats serialise");
-        let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
             let tx = c.transaction()?;
-            let t = now();
-            tx.execute(
-                "INSERT INTO games(id, variant, options, seats, status, plies, created, updated,
-                                   ai_to_move, clock, flag_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6, ?7, ?8, ?9)",
-                params![id, variant, options, seats_json, status, t, ai_to_move, clock, flag_at],
-            )?;
-            for (token, seat) in &tokens {
-                tx.execute(
-                    "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
-                    params![token, id, *seat as i64],
-                )?;
-            }
+            insert_game(&tx, &game)?;
             tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Stores the rematch of game `id` and the new game it created, atomically.
+    pub async fn create_rematch(
+        &self,
+        id: String,
+        rematch: Rematch,
+        game: NewGame,
+    ) -> Result<(), AppError> {
+        let json = serde_json::to_string(&rematch).expect("rematch serialises");
+        self.with(move |c| {
+            let tx = c.transaction()?;
+            insert_game(&tx, &game)?;
+            tx.execute(
+                "UPDATE games SET rematch = ?2 WHERE id = ?1",
+                params![id, json],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Rewrites the rematch of game `id` (who accepted).
+    pub async fn set_rematch(&self, id: String, rematch: Rematch) -> Result<(), AppError> {
+        let json = serde_json::to_string(&rematch).expect("rematch serialises");
+        self.with(move |c| {
+            c.execute(
+                "UPDATE games SET rematch = ?2 WHERE id = ?1",
+                params![id, json],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Stores a chat line of game `id` (its number `line.n` must be the next one).
+    pub async fn add_chat(&self, id: String, line: ChatLine) -> Result<(), AppError> {
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO chat(game_id, n, channel, seat, name, text, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    id,
+                    line.n as i64,
+                    line.channel.as_str(),
+                    line.seat.map(|s| s as i64),
+                    line.name,
+                    line.text,
+                    line.at
+                ],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Marks game `id` as changed now (its last connection left a game without moves:
+    /// the lobby counts its abandonment from here).
+    pub async fn touch(&self, id: String) -> Result<(), AppError> {
+        self.with(move |c| {
+            c.execute(
+                "UPDATE games SET updated = ?2 WHERE id = ?1",
+                params![id, now()],
+            )?;
             Ok(())
         })
         .await
@@ -223,6 +275,16 @@ impl Store {
                     Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
+            let (chat, chat_count) = load_chat(c, &id)?;
+            let rematch: Option<String> = c.query_row(
+                "SELECT rematch FROM games WHERE id = ?1",
+                params![id],
+                |r| r.get(0),
+            )?;
+            let rematch = rematch
+                .map(|j| serde_json::from_str::<Rematch>(&j))
+                .transpose()
+                .map_err(|e| AppError::Internal(format!("stored rematch of {id}: {e}")))?;
             Ok(Some(StoredGame {
                 id,
                 variant,
@@ -232,6 +294,9 @@ impl Store {
                 tokens,
                 created,
                 clock,
+                chat,
+                chat_count,
+                rematch,
             }))
         })
         .await
@@ -304,30 +369,33 @@ impl Store {
         .await
     }
 
-    /// Gives a seat to a person: stores its token, the updated seats and the clocks
-    /// (which start once every seat is taken).
-    pub async fn claim_seat(
+    /// Gives a seat to a person, names seats or takes a reserved seat: stores its new
+    /// token (if any), the updated seats, the game's status, whether an AI is to move
+    /// and the clocks (which start once every seat is taken), atomically.
+    pub async fn update_seats(
         &self,
         id: String,
-        seat: usize,
-        token: String,
+        token: Option<(String, usize)>,
         seats: Vec<Seat>,
         status: GameStatus,
+        ai_to_move: bool,
         clock: Option<Clock>,
     ) -> Result<(), AppError> {
         let seats_json = serde_json::to_string(&seats).expect("seats serialise");
         let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
             let tx = c.transaction()?;
+            if let Some((token, seat)) = token {
+                tx.execute(
+                    "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
+                    params![token, id, seat as i64],
+                )?;
+            }
             tx.execute(
-                "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
-                params![token, id, seat as i64],
-            )?;
-            tx.execute(
-                "UPDATE games SET seats = ?2, status = ?3, updated = ?4, clock = ?5,
-                                  flag_at = ?6
+                "UPDATE games SET seats = ?2, status = ?3, updated = ?4, ai_to_move = ?5,
+                                  clock = ?6, flag_at = ?7
                  WHERE id = ?1",
-                params![id, seats_json, status, now(), clock, flag_at],
+                params![id, seats_json, status, now(), ai_to_move, clock, flag_at],
             )?;
             tx.commit()?;
             Ok(())
@@ -425,6 +493,7 @@ impl Store {
             let tx = c.transaction()?;
             tx.execute("DELETE FROM events WHERE game_id = ?1", params![id])?;
             tx.execute("DELETE FROM tokens WHERE game_id = ?1", params![id])?;
+            tx.execute("DELETE FROM chat WHERE game_id = ?1", params![id])?;
             tx.execute("DELETE FROM games WHERE id = ?1", params![id])?;
             tx.commit()?;
             Ok(())
@@ -446,6 +515,46 @@ impl Store {
             let rows = st
                 .query_map(params![status, limit as i64], summary_row)?
                 .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// The most recently changed running games, without those that look abandoned: no
+    /// move yet, no change since `cutoff` (unix seconds), and not in `present` (the
+    /// games somebody is connected to now).
+    pub async fn list_running(
+        &self,
+        limit: usize,
+        cutoff: i64,
+        present: Vec<String>,
+    ) -> Result<Vec<GameSummary>, AppError> {
+        self.with(move |c| {
+            let mut st = c.prepare(
+                "SELECT id, variant, status, seats, plies, updated FROM games
+                 WHERE status = ?1 AND (plies > 0 OR updated >= ?3)
+                 ORDER BY updated DESC LIMIT ?2",
+            )?;
+            let mut rows = st
+                .query_map(
+                    params![GameStatus::Running, limit as i64, cutoff],
+                    summary_row,
+                )?
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut one = c.prepare(
+                "SELECT id, variant, status, seats, plies, updated FROM games
+                 WHERE id = ?1 AND status = ?2 AND plies = 0 AND updated < ?3",
+            )?;
+            for id in &present {
+                if let Some(g) = one
+                    .query_row(params![id, GameStatus::Running, cutoff], summary_row)
+                    .optional()?
+                {
+                    rows.push(g);
+                }
+            }
+            rows.sort_by_key(|g| std::cmp::Reverse(g.updated));
+            rows.truncate(limit);
             Ok(rows)
         })
         .await
@@ -485,6 +594,68 @@ impl Store {
         })
         .await
     }
+}
+
+/// Inserts a game with its tokens (inside the caller's transaction).
+fn insert_game(tx: &rusqlite::Transaction<'_>, game: &NewGame) -> Result<(), AppError> {
+    let seats_json = serde_json::to_string(&game.seats).expect("seats serialise");
+    let (clock, flag_at) = clock_columns(game.clock.as_ref());
+    let t = now();
+    tx.execute(
+        "INSERT INTO games(id, variant, options, seats, status, plies, created, updated,
+                           ai_to_move, clock, flag_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6, ?7, ?8, ?9)",
+        params![
+            game.id,
+            game.variant,
+            game.options,
+            seats_json,
+            game.status,
+            t,
+            game.ai_to_move,
+            clock,
+            flag_at
+        ],
+    )?;
+    for (token, seat) in &game.tokens {
+        tx.execute(
+            "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
+            params![token, game.id, *seat as i64],
+        )?;
+    }
+    Ok(())
+}
+
+/// The last [`HISTORY`] lines of each chat channel of a game, in order, and the number
+/// of lines stored.
+fn load_chat(c: &Connection, id: &str) -> Result<(Vec<ChatLine>, u64), AppError> {
+    let count: i64 = c.query_row(
+        "SELECT COALESCE(MAX(n) + 1, 0) FROM chat WHERE game_id = ?1",
+        params![id],
+        |r| r.get(0),
+    )?;
+    let mut st = c.prepare(
+        "SELECT n, channel, seat, name, text, at FROM chat
+         WHERE game_id = ?1 AND channel = ?2 ORDER BY n DESC LIMIT ?3",
+    )?;
+    let mut lines = Vec::new();
+    for channel in ChatChannel::ALL {
+        let rows = st.query_map(params![id, channel.as_str(), HISTORY as i64], |r| {
+            Ok(ChatLine {
+                n: r.get::<_, i64>(0)? as u64,
+                channel,
+                seat: r.get::<_, Option<i64>>(2)?.map(|s| s as usize),
+                name: r.get(3)?,
+                text: r.get(4)?,
+                at: r.get(5)?,
+            })
+        })?;
+        for row in rows {
+            lines.push(row?);
+        }
+    }
+    lines.sort_by_key(|l| l.n);
+    Ok((lines, count as u64))
 }
 
 fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {

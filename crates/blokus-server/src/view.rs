@@ -6,6 +6,7 @@ use blokus_core::variant::Seat as ColourSeat;
 use blokus_core::{Game, GameEvent, PieChoice, RuleOptions, VariantId};
 use serde::Serialize;
 
+use crate::rematch::RematchView;
 use crate::seats::{AiLevel, GameStatus, Seat, SeatKind};
 
 /// The state of a game of either family: untagged, a 3D game's view says
@@ -104,6 +105,10 @@ pub struct SeatView {
     pub level: Option<AiLevel>,
     /// Whether a person holds the seat.
     pub claimed: bool,
+    /// Kept for one person (a rematch's opponent): not open to others.
+    pub reserved: bool,
+    /// The display name its player chose (`null` if none).
+    pub name: Option<String>,
     /// Colours the seat plays now.
     pub colours: Vec<&'static str>,
     /// Whether the seat is played right now (AI always; people with a connection).
@@ -149,10 +154,25 @@ pub struct GameView {
     /// The clocks of a timed game (absent for untimed games).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<crate::clock::ClockView>,
+    /// Connections watching without a seat.
+    pub spectators: usize,
+    /// The rematch, once a player asked for one.
+    pub rematch: Option<RematchView>,
+}
+
+/// What the room knows beyond the game and its seats.
+pub struct RoomFacts<'a> {
+    /// Per seat: whether it is played right now.
+    pub connected: &'a [bool],
+    /// Connections without a seat.
+    pub spectators: usize,
+    /// The rematch, if any.
+    pub rematch: Option<RematchView>,
 }
 
 /// The shared state of a game (see [`GameView`]).
-pub fn state(id: &str, game: &Game, seats: &[Seat], connected: &[bool]) -> GameView {
+pub fn state(id: &str, game: &Game, seats: &[Seat], facts: RoomFacts<'_>) -> GameView {
+    let connected = facts.connected;
     let rules = game.rules();
     let table = rules.table();
     let g = table.geometry();
@@ -218,6 +238,8 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], connected: &[bool]) -> GameV
             kind: s.kind,
             level: s.level,
             claimed: s.claimed,
+            reserved: s.reserved,
+            name: s.name.as_ref().map(|n| n.to_string()),
             colours,
             connected: connected.get(i).copied().unwrap_or(false),
         })
@@ -240,6 +262,8 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], connected: &[bool]) -> GameV
         results,
         seats: seats_view,
         clock: None,
+        spectators: facts.spectators,
+        rematch: facts.rematch,
     }
 }
 

@@ -411,16 +411,8 @@ async fn a_game_refused_at_the_room_limit_is_not_stored() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_where_the_ai_is_to_move_goes_on_after_a_crash() {
     let dir = tempfile::tempdir().unwrap();
-    let me = Seat {
-        kind: SeatKind::Me,
-        level: None,
-        claimed: true,
-    };
-    let ai = Seat {
-        kind: SeatKind::Ai,
-        level: Some(AiLevel::try_from(1).unwrap()),
-        claimed: false,
-    };
+    let me = Seat::new(SeatKind::Me, None);
+    let ai = Seat::new(SeatKind::Ai, Some(AiLevel::try_from(1).unwrap()));
     let mut ai_games = Vec::new();
     {
         {

@@ -16,14 +16,28 @@ pub struct Args {
     /// Directory of the game database (created on first start).
     #[arg(long, default_value = "./blokus-data")]
     pub data: PathBuf,
+    /// Minutes after which a running game without a move that nobody has open leaves
+    /// the lobby's list (it stays playable by its link).
+    #[arg(long, default_value_t = 15.0, value_name = "MINUTES")]
+    pub abandoned_after: f64,
 }
 
 /// Serves until Ctrl-C.
 pub fn run(args: Args) -> CmdResult {
+    let minutes = args.abandoned_after;
+    if !(minutes.is_finite() && (0.0..=1e6).contains(&minutes)) {
+        return Err(format!(
+            "--abandoned-after must be a number of minutes from 0 to 1000000, not {minutes}"
+        )
+        .into());
+    }
     blokus_server::run(blokus_server::Config {
         host: args.host,
         port: args.port,
         data: args.data,
-        limits: blokus_server::Limits::default(),
+        limits: blokus_server::Limits {
+            abandoned_after: std::time::Duration::from_secs_f64(minutes * 60.0),
+            ..blokus_server::Limits::default()
+        },
     })
 }
