@@ -531,7 +531,7 @@ impl Store {
     ) -> Result<Vec<GameSummary>, AppError> {
         self.with(move |c| {
             let mut st = c.prepare(
-                "SELECT id, variant, status, seats, plies, updated FROM games
+                "SELECT id, variant, status, seats, plies, updated, clock FROM games
                  WHERE status = ?1 AND (plies > 0 OR updated >= ?3)
                  ORDER BY updated DESC LIMIT ?2",
             )?;
@@ -542,7 +542,7 @@ impl Store {
                 )?
                 .collect::<Result<Vec<_>, _>>()?;
             let mut one = c.prepare(
-                "SELECT id, variant, status, seats, plies, updated FROM games
+                "SELECT id, variant, status, seats, plies, updated, clock FROM games
                  WHERE id = ?1 AND status = ?2 AND plies = 0 AND updated < ?3",
             )?;
             for id in &present {
