@@ -2,6 +2,7 @@
 
 use blokus_core::position::MAX_PIECES;
 use blokus_core::{Cell, CellSet, Position, Rules, Scoring};
+use blokus_core::{Colour, Side};
 
 /// Most sides (players or teams) of any variant.
 pub const MAX_SIDES: usize = 4;
@@ -96,24 +97,23 @@ impl Context {
 
     /// The side a colour's next placement is made for (the mover's side).
     #[inline]
-    pub fn side_of_mover(&self, pos: &Position, colour: usize) -> usize {
+    pub fn side_of_mover(&self, pos: &Position, colour: Colour) -> Side {
         self.rules
             .v()
             .side_of_player(pos.player_of(&self.rules, colour))
-            .index()
     }
 
     /// The side whose score a colour counts for, if it counts.
     #[inline]
-    pub fn scoring_side(&self, pos: &Position, colour: usize) -> Option<usize> {
-        self.rules.v().scored[colour].then(|| self.side_of_mover(pos, colour))
+    pub fn scoring_side(&self, pos: &Position, colour: Colour) -> Option<Side> {
+        self.rules.v().scored[colour.index()].then(|| self.side_of_mover(pos, colour))
     }
 
     /// Attach points of every scored colour of other sides than `side` (what blocking
     /// aims at).
-    pub fn opponent_attach(&self, pos: &Position, side: usize) -> CellSet {
+    pub fn opponent_attach(&self, pos: &Position, side: Side) -> CellSet {
         let mut out = CellSet::EMPTY;
-        for c in 0..self.num_colours {
+        for c in Colour::all(self.num_colours) {
             if self.scoring_side(pos, c).is_some_and(|s| s != side) && pos.pieces_placed(c) > 0 {
                 out.union_with(&pos.attach_points(&self.rules, c));
             }
@@ -126,12 +126,12 @@ impl Context {
     pub fn side_scores(&self, pos: &Position) -> [f32; MAX_SIDES] {
         let mut score = [0f32; MAX_SIDES];
         let v = self.rules.v();
-        for c in 0..self.num_colours {
+        for c in Colour::all(self.num_colours) {
             let Some(side) = self.scoring_side(pos, c) else {
                 continue;
             };
             let remaining = pos.cells_remaining(&self.rules, c) as f32;
-            score[side] += match v.scoring {
+            score[side.index()] += match v.scoring {
                 Scoring::Standard => {
                     let all = remaining == 0.0 && !v.shared_pool;
                     let mut s = -remaining;

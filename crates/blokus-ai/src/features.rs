@@ -2,6 +2,7 @@
 //! of the tree search.
 
 use blokus_core::{Cell, CellSet, Move, Position};
+use blokus_core::{Colour, Side};
 
 use crate::context::Context;
 
@@ -9,7 +10,7 @@ use crate::context::Context;
 /// then shared by every candidate move.
 pub struct MoveScorer<'a> {
     ctx: &'a Context,
-    colour: usize,
+    colour: Colour,
     own_attach: CellSet,
     opp_attach: CellSet,
     /// Opponents' attach points and their edge neighbours still open to them: where
@@ -155,17 +156,17 @@ impl<'a> MoveScorer<'a> {
     }
 
     /// The colour whose moves are scored.
-    pub fn colour(&self) -> usize {
+    pub fn colour(&self) -> Colour {
         self.colour
     }
 }
 
 /// Attach points of every scored colour of other sides than `side`, with their edge
 /// neighbours that colour may still cover.
-fn opponent_zone(ctx: &Context, pos: &Position, side: usize) -> CellSet {
+fn opponent_zone(ctx: &Context, pos: &Position, side: Side) -> CellSet {
     let g = ctx.rules.table().geometry();
     let mut out = CellSet::EMPTY;
-    for c in 0..ctx.num_colours {
+    for c in Colour::all(ctx.num_colours) {
         if ctx.scoring_side(pos, c).is_none_or(|s| s == side) || pos.pieces_placed(c) == 0 {
             continue;
         }
@@ -194,8 +195,13 @@ pub fn mirror_symmetry(ctx: &Context, pos: &Position) -> Option<usize> {
     let pairs = (0..ctx.num_colours).step_by(2).map(|c| (c, c + 1));
     let mut any = false;
     for (a, b) in pairs.clone() {
-        let (ca, cb) = (pos.colour_cells(a), pos.colour_cells(b));
-        if ca.len() != cb.len() || pos.pieces_placed(a) != pos.pieces_placed(b) {
+        let (ca, cb) = (
+            pos.colour_cells(Colour::new(a)),
+            pos.colour_cells(Colour::new(b)),
+        );
+        if ca.len() != cb.len()
+            || pos.pieces_placed(Colour::new(a)) != pos.pieces_placed(Colour::new(b))
+        {
             return None;
         }
         any |= !ca.is_empty();
@@ -205,8 +211,8 @@ pub fn mirror_symmetry(ctx: &Context, pos: &Position) -> Option<usize> {
     }
     ctx.symmetries.iter().position(|map| {
         pairs.clone().all(|(a, b)| {
-            let cb = pos.colour_cells(b);
-            pos.colour_cells(a)
+            let cb = pos.colour_cells(Colour::new(b));
+            pos.colour_cells(Colour::new(a))
                 .iter()
                 .all(|c| cb.contains(map[c.index()]))
         })

@@ -1,5 +1,6 @@
 //! A player that looks one move ahead with a hand-made heuristic.
 
+use blokus_core::Colour;
 use blokus_core::{Game, PieChoice};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -31,7 +32,10 @@ impl GreedyPlayer {
 pub(crate) fn static_pie_choice(game: &Game) -> PieChoice {
     let pos = game.position();
     let t = game.rules().table();
-    let size = |c: usize| pos.first_move(c).map_or(0, |m| t.info(m).cells().len());
+    let size = |c: usize| {
+        pos.first_move(Colour::new(c))
+            .map_or(0, |m| t.info(m).cells().len())
+    };
     if size(1) > size(0) + 1 {
         PieChoice::Swap
     } else {

@@ -15,6 +15,7 @@
 //! Allocation-free per playout.
 
 use blokus_core::playout::Playout;
+use blokus_core::Colour;
 use blokus_core::{Cell, Move, PieChoice, Position};
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -105,33 +106,33 @@ impl Playouts {
                 c = pos.to_move();
                 continue;
             }
-            let mv = if dead[c] {
+            let mv = if dead[c.index()] {
                 None
             } else {
-                self.choose(ctx, pos, c, rng)
+                self.choose(ctx, pos, c.index(), rng)
             };
             match mv {
                 Some(m) => {
-                    on_move(ply, c, m);
+                    on_move(ply, c.index(), m);
                     ply += 1;
                     pos.place(rules, c, m);
-                    self.remember(c, m);
+                    self.remember(c.index(), m);
                     idle = 0;
                     if rules.v().pie
                         && pos.pie_choice().is_none()
-                        && pos.first_move(0).is_some()
-                        && pos.first_move(1).is_some()
+                        && pos.first_move(Colour(0)).is_some()
+                        && pos.first_move(Colour(1)).is_some()
                     {
                         pos.set_awaiting_pie(true);
                         continue;
                     }
                 }
                 None => {
-                    dead[c] = true;
+                    dead[c.index()] = true;
                     idle += 1;
                 }
             }
-            c = (c + 1) % n;
+            c = c.next(n);
         }
         self.clear_local();
         pos.finish(rules);
@@ -164,9 +165,10 @@ impl Playouts {
     ) -> Option<Move> {
         let rules = &ctx.rules;
         let t = rules.table();
-        let min = min_size(ctx, pos.pieces_placed(colour));
+        let min = min_size(ctx, pos.pieces_placed(Colour::new(colour)));
         // First placements and reserved cells: core's exact draws.
-        let plain = pos.pieces_placed(colour) == 0 || pos.has_reserved_cells(rules, colour);
+        let plain = pos.pieces_placed(Colour::new(colour)) == 0
+            || pos.has_reserved_cells(rules, Colour::new(colour));
         if !plain {
             self.mark_local(ctx, pos, colour);
             if let Some(m) = self.local_reply(ctx, pos, colour, min, rng) {
@@ -182,7 +184,8 @@ impl Playouts {
             let value: u32 = cells.iter().map(|k| u32::from(local[k.index()])).sum();
             u32::from(size >= min as u32) * 1024 + value * 16 + size
         };
-        self.playout.draw_best(rules, pos, colour, rng, DRAWS, key)
+        self.playout
+            .draw_best(rules, pos, Colour::new(colour), rng, DRAWS, key)
     }
 
     /// Marks the local cells for `colour`: where the other sides' recent placements let
@@ -192,15 +195,15 @@ impl Playouts {
         let rules = &ctx.rules;
         let t = rules.table();
         let g = t.geometry();
-        let own_attach = pos.attach_points(rules, colour);
-        let own_forbidden = pos.forbidden(colour);
-        let side = ctx.side_of_mover(pos, colour);
+        let own_attach = pos.attach_points(rules, Colour::new(colour));
+        let own_forbidden = pos.forbidden(Colour::new(colour));
+        let side = ctx.side_of_mover(pos, Colour::new(colour));
         for i in 0..self.num_recent {
             let (o, m) = self.recent[i];
-            if o == colour || ctx.side_of_mover(pos, o) == side {
+            if o == colour || ctx.side_of_mover(pos, Colour::new(o)) == side {
                 continue;
             }
-            let theirs = pos.forbidden(o);
+            let theirs = pos.forbidden(Colour::new(o));
             for &k in t.corner_cells(m) {
                 if theirs.contains(k) {
                     continue;
@@ -240,7 +243,7 @@ impl Playouts {
         }
         let rules = &ctx.rules;
         let t = rules.table();
-        let forbidden = pos.forbidden(colour);
+        let forbidden = pos.forbidden(Colour::new(colour));
         let alt = rules.alternate_contact();
         let mut best: Option<(Move, u32)> = None;
         let mut weight_sum = 0f32;
@@ -254,8 +257,8 @@ impl Playouts {
             let cells = info.cells();
             if cells.len() < min
                 || info.hits(forbidden)
-                || pos.remaining(rules, colour, info.piece as usize) == 0
-                || (alt && !pos.still_legal(rules, colour, m))
+                || pos.remaining(rules, Colour::new(colour), info.piece as usize) == 0
+                || (alt && !pos.still_legal(rules, Colour::new(colour), m))
             {
                 continue;
             }
@@ -319,14 +322,14 @@ mod tests {
                     let mut replay = Position::new(&rules);
                     for &(c, m) in &moves {
                         assert!(
-                            replay.check_placement(&rules, c, m).is_ok(),
+                            replay.check_placement(&rules, Colour::new(c), m).is_ok(),
                             "{id}: illegal playout move"
                         );
-                        replay.place(&rules, c, m);
+                        replay.place(&rules, Colour::new(c), m);
                     }
                     for c in 0..rules.num_colours() {
                         assert!(
-                            !replay.has_legal_move(&rules, c),
+                            !replay.has_legal_move(&rules, Colour::new(c)),
                             "{id}: colour {c} could still move"
                         );
                     }

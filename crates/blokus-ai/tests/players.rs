@@ -2,6 +2,7 @@
 //! converting a won endgame, resisting a mirroring opponent, specs.
 
 use blokus_ai::{player_from_spec, Budget, Decision, GreedyPlayer, Player};
+use blokus_core::Colour;
 use blokus_core::{score, Cell, Game, Rules, VariantId};
 
 /// Plays a game between players (indexed by player number mod their count); every
@@ -114,7 +115,7 @@ fn a_won_endgame_is_converted() {
     let mut blue = GreedyPlayer::new(1);
     let mut orange = spec("random:seed=9");
     while game.moves().count() < 16 && !game.is_over() {
-        let d = if game.to_move() == 0 {
+        let d = if game.to_move() == Colour(0) {
             blue.decide(&game, Budget::default())
         } else {
             orange.decide(&game, Budget::default())
@@ -130,7 +131,7 @@ fn a_won_endgame_is_converted() {
     let mut mcts = spec("mcts:simulations=300,seed=2,resign=false");
     let mut greedy = spec("greedy:seed=4");
     while !game.is_over() {
-        let d = if game.to_move() == 0 {
+        let d = if game.to_move() == Colour(0) {
             mcts.decide(&game, Budget::default())
         } else {
             greedy.decide(&game, Budget::default())
@@ -152,10 +153,10 @@ struct Mirror {
 fn symmetric_under(game: &Game, map: &[Cell]) -> bool {
     let pos = game.position();
     (0..game.rules().num_colours()).step_by(2).all(|c| {
-        let other = pos.colour_cells(c + 1);
-        pos.colour_cells(c).len() == other.len()
+        let other = pos.colour_cells(Colour::new(c + 1));
+        pos.colour_cells(Colour::new(c)).len() == other.len()
             && pos
-                .colour_cells(c)
+                .colour_cells(Colour::new(c))
                 .iter()
                 .all(|k| other.contains(map[k.index()]))
     })

@@ -1,5 +1,6 @@
 //! A game: rules, the current position, and its history with undo.
 
+use crate::ids::Colour;
 use crate::movetable::Move;
 use crate::notation::{self, NotationError};
 use crate::position::{Illegal, IllegalDisplay, PieChoice, Position};
@@ -13,7 +14,7 @@ pub enum GameEvent {
     /// A colour placed a piece.
     Place {
         /// The colour.
-        colour: usize,
+        colour: Colour,
         /// The placement.
         mv: Move,
     },
@@ -70,7 +71,7 @@ impl std::error::Error for GameError {}
 #[derive(Clone)]
 pub struct Game {
     rules: Rules,
-    setup: Vec<(usize, Move)>,
+    setup: Vec<(Colour, Move)>,
     events: Vec<GameEvent>,
     stack: Vec<Position>,
 }
@@ -89,7 +90,7 @@ impl Game {
 
     /// A game starting from setup placements (`.blksgf` `AB`/`A1`..), with `to_move` to
     /// play. Setup pieces are placed without checks, as records require.
-    pub fn with_setup(rules: Rules, setup: Vec<(usize, Move)>, to_move: usize) -> Game {
+    pub fn with_setup(rules: Rules, setup: Vec<(Colour, Move)>, to_move: Colour) -> Game {
         let mut pos = Position::new(&rules);
         for &(c, m) in &setup {
             pos.place(&rules, c, m);
@@ -119,7 +120,7 @@ impl Game {
     }
 
     /// The setup placements the game started from.
-    pub fn setup(&self) -> &[(usize, Move)] {
+    pub fn setup(&self) -> &[(Colour, Move)] {
         &self.setup
     }
 
@@ -129,7 +130,7 @@ impl Game {
     }
 
     /// Placements so far, with their colours.
-    pub fn moves(&self) -> impl Iterator<Item = (usize, Move)> + '_ {
+    pub fn moves(&self) -> impl Iterator<Item = (Colour, Move)> + '_ {
         self.events.iter().filter_map(|e| match *e {
             GameEvent::Place { colour, mv } => Some((colour, mv)),
             GameEvent::Pie(_) | GameEvent::TimeOut { .. } => None,
@@ -137,7 +138,7 @@ impl Game {
     }
 
     /// The colour to move.
-    pub fn to_move(&self) -> usize {
+    pub fn to_move(&self) -> Colour {
         self.position().to_move()
     }
 
@@ -157,7 +158,7 @@ impl Game {
     }
 
     /// Legal placements of a given colour, ignoring whose turn it is.
-    pub fn legal_moves_of(&self, colour: usize) -> Vec<Move> {
+    pub fn legal_moves_of(&self, colour: Colour) -> Vec<Move> {
         self.position().legal_moves(&self.rules, colour)
     }
 
@@ -179,7 +180,7 @@ impl Game {
     ///
     /// # Errors
     /// [`GameError::Illegal`]; the game is unchanged.
-    pub fn play_as(&mut self, colour: usize, mv: Move) -> Result<(), GameError> {
+    pub fn play_as(&mut self, colour: Colour, mv: Move) -> Result<(), GameError> {
         self.position()
             .check(&self.rules, colour, mv)
             .map_err(|r| self.illegal(r))?;
@@ -196,7 +197,7 @@ impl Game {
     ///
     /// # Errors
     /// [`GameError::Illegal`]; the game is unchanged.
-    pub fn play_for(&mut self, colour: usize, mv: Move) -> Result<(), GameError> {
+    pub fn play_for(&mut self, colour: Colour, mv: Move) -> Result<(), GameError> {
         if colour == self.to_move() || self.is_over() || self.position().awaiting_pie_choice() {
             return self.play_as(colour, mv);
         }
@@ -225,7 +226,7 @@ impl Game {
     ///
     /// # Errors
     /// A notation error, or why the move is illegal for `colour`.
-    pub fn resolve(&self, colour: usize, text: &str) -> Result<Move, GameError> {
+    pub fn resolve(&self, colour: Colour, text: &str) -> Result<Move, GameError> {
         let mv = notation::parse_move(self.rules.table(), text).map_err(GameError::Notation)?;
         self.position()
             .check(&self.rules, colour, mv)
@@ -280,7 +281,7 @@ impl Game {
 
     /// Colours that passed automatically right after event `n` (0-based), i.e. were
     /// skipped between that event's colour and the next colour to move.
-    pub fn passes_after(&self, n: usize) -> Vec<usize> {
+    pub fn passes_after(&self, n: usize) -> Vec<Colour> {
         let Some(GameEvent::Place { colour, .. }) = self.events.get(n) else {
             return Vec::new();
         };
@@ -295,10 +296,10 @@ impl Game {
             after.to_move()
         };
         let mut out = Vec::new();
-        let mut c = (colour + 1) % k;
+        let mut c = colour.next(k);
         while c != next {
             out.push(c);
-            c = (c + 1) % k;
+            c = c.next(k);
         }
         if after.is_over() && k == 1 {
             out.clear();

@@ -66,6 +66,40 @@ index_type!(
     "side"
 );
 
+impl Colour {
+    /// The colour after this one in turn order, among `count` colours.
+    #[inline]
+    pub fn next(self, count: usize) -> Colour {
+        Colour::new((self.index() + 1) % count)
+    }
+
+    /// The other colour of a two-colour game (the pie rule's opponent).
+    #[inline]
+    pub fn other_of_two(self) -> Colour {
+        Colour::new(1 - self.index())
+    }
+}
+
+/// One value per colour (room for `N` colours), indexed by [`Colour`], so a per-colour
+/// table cannot be indexed by a player or a side by mistake.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct ByColour<T, const N: usize>(pub [T; N]);
+
+impl<T, const N: usize> std::ops::Index<Colour> for ByColour<T, N> {
+    type Output = T;
+    #[inline]
+    fn index(&self, c: Colour) -> &T {
+        &self.0[c.index()]
+    }
+}
+
+impl<T, const N: usize> std::ops::IndexMut<Colour> for ByColour<T, N> {
+    #[inline]
+    fn index_mut(&mut self, c: Colour) -> &mut T {
+        &mut self.0[c.index()]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

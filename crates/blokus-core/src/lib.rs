@@ -30,7 +30,7 @@ pub mod variant;
 pub use bitset::{CellSet, MAX_CELLS};
 pub use game::{Game, GameError, GameEvent};
 pub use geometry::{BoardShape, Cell, Geometry, GridKind};
-pub use ids::{Colour, PlayerId, Side};
+pub use ids::{ByColour, Colour, PlayerId, Side};
 pub use movetable::{Move, MoveTable};
 pub use piece::{PieceSet, PieceSetId};
 pub use position::{Illegal, PieChoice, Position};

@@ -13,6 +13,7 @@
 use rand::Rng;
 
 use crate::bitset::CellSet;
+use crate::ids::{ByColour, Colour};
 use crate::movetable::Move;
 use crate::position::{PieChoice, Position, MAX_COLOURS};
 use crate::rules::Rules;
@@ -30,11 +31,11 @@ pub struct Playout {
     scratch: Vec<Move>,
     /// Per colour in endgame mode: its exact legal moves when last drawn for, and its
     /// attach points then. Kept up to date instead of being listed again.
-    endgame: [Vec<Move>; MAX_COLOURS],
-    endgame_attach: [Option<CellSet>; MAX_COLOURS],
+    endgame: ByColour<Vec<Move>, MAX_COLOURS>,
+    endgame_attach: ByColour<Option<CellSet>, MAX_COLOURS>,
     /// Per colour, every move that could ever be its first (covers a starting point, or
     /// anything for `Anywhere`): a fixed superset to draw first moves from.
-    first_candidates: [Vec<Move>; MAX_COLOURS],
+    first_candidates: ByColour<Vec<Move>, MAX_COLOURS>,
 }
 
 impl Playout {
@@ -44,9 +45,11 @@ impl Playout {
             points: Vec::with_capacity(128),
             cumulative: Vec::with_capacity(128),
             scratch: Vec::with_capacity(4096),
-            endgame: Default::default(),
-            endgame_attach: [None; MAX_COLOURS],
-            first_candidates: std::array::from_fn(|c| first_candidates(rules, c)),
+            endgame: ByColour(Default::default()),
+            endgame_attach: ByColour([None; MAX_COLOURS]),
+            first_candidates: ByColour(std::array::from_fn(|c| {
+                first_candidates(rules, Colour::new(c))
+            })),
         }
     }
 
@@ -67,14 +70,14 @@ impl Playout {
         rng: &mut impl Rng,
         draws: usize,
         key: impl Fn(Move) -> u32,
-        mut on_move: impl FnMut(usize, Move),
+        mut on_move: impl FnMut(Colour, Move),
     ) -> usize {
         self.begin(rules);
         let n = rules.num_colours();
-        let mut dead = [false; MAX_COLOURS];
+        let mut dead = ByColour([false; MAX_COLOURS]);
         // Colours of players out of time never place again.
-        for (c, d) in dead.iter_mut().enumerate().take(n) {
-            *d = pos.is_colour_out(rules, c);
+        for c in Colour::all(n) {
+            dead[c] = pos.is_colour_out(rules, c);
         }
         let mut placed = 0;
         let mut c = pos.to_move();
@@ -103,8 +106,8 @@ impl Playout {
                     idle = 0;
                     if rules.v().pie
                         && pos.pie_choice().is_none()
-                        && pos.first_move(0).is_some()
-                        && pos.first_move(1).is_some()
+                        && pos.first_move(Colour(0)).is_some()
+                        && pos.first_move(Colour(1)).is_some()
                     {
                         pos.set_awaiting_pie(true);
                         continue;
@@ -115,7 +118,7 @@ impl Playout {
                     idle += 1;
                 }
             }
-            c = (c + 1) % n;
+            c = c.next(n);
         }
         pos.finish(rules);
         placed
@@ -124,7 +127,7 @@ impl Playout {
     /// Starts a new playout: forgets the endgame lists. Between two `begin`s the
     /// position given to [`Playout::draw`] may only move forward.
     pub fn begin(&mut self, _rules: &Rules) {
-        self.endgame_attach = [None; MAX_COLOURS];
+        self.endgame_attach = ByColour([None; MAX_COLOURS]);
     }
 
     /// A uniformly random legal move of `colour`, or `None` if it has none (then, as
@@ -133,7 +136,7 @@ impl Playout {
         &mut self,
         rules: &Rules,
         pos: &Position,
-        colour: usize,
+        colour: Colour,
         rng: &mut impl Rng,
     ) -> Option<Move> {
         self.draw_best(rules, pos, colour, rng, 1, |_| 0)
@@ -146,7 +149,7 @@ impl Playout {
         &mut self,
         rules: &Rules,
         pos: &Position,
-        colour: usize,
+        colour: Colour,
         rng: &mut impl Rng,
         draws: usize,
         key: impl Fn(Move) -> u32,
@@ -228,7 +231,7 @@ impl Playout {
     /// point the colour already had when the list was made was legal then too (forbidden
     /// cells and used pieces only accumulate), so it is in the list; only moves at new
     /// attach points must be added.
-    fn update_endgame(&mut self, rules: &Rules, pos: &Position, colour: usize) {
+    fn update_endgame(&mut self, rules: &Rules, pos: &Position, colour: Colour) {
         let t = rules.table();
         let attach = pos.attach_points(rules, colour);
         let old = self.endgame_attach[colour].unwrap_or(CellSet::EMPTY);
@@ -318,13 +321,15 @@ impl<K: Fn(Move) -> u32> Best<K> {
 
 /// Every move that covers one of `colour`'s possible starting cells (all moves when
 /// openings go anywhere).
-fn first_candidates(rules: &Rules, colour: usize) -> Vec<Move> {
-    if colour >= rules.num_colours() {
+fn first_candidates(rules: &Rules, colour: Colour) -> Vec<Move> {
+    if colour.index() >= rules.num_colours() {
         return Vec::new();
     }
     let t = rules.table();
     let starts: CellSet = match rules.start() {
-        crate::variant::StartRule::PerColour(cells) => std::iter::once(cells[colour]).collect(),
+        crate::variant::StartRule::PerColour(cells) => {
+            std::iter::once(cells[colour.index()]).collect()
+        }
         crate::variant::StartRule::Shared(cells) => cells.iter().copied().collect(),
         crate::variant::StartRule::Anywhere => return t.all().collect(),
     };
@@ -350,7 +355,7 @@ mod tests {
                 let mut pos = Position::new(&rules);
                 let n = p.run(&rules, &mut pos, &mut rng);
                 assert!(n > 0 && pos.is_over(), "{id}");
-                for c in 0..rules.num_colours() {
+                for c in Colour::all(rules.num_colours()) {
                     assert!(
                         !pos.has_legal_move(&rules, c),
                         "{id}: colour {c} could still move"
@@ -380,7 +385,7 @@ mod tests {
                 p.begin(&rules);
                 let n = rules.num_colours();
                 let mut idle = 0;
-                let mut c = 0;
+                let mut c = Colour(0);
                 while idle < n {
                     if pos.awaiting_pie_choice() {
                         pos.choose_pie(&rules, PieChoice::Swap).unwrap();
@@ -401,8 +406,8 @@ mod tests {
                             pos.place(&rules, c, m);
                             if rules.v().pie
                                 && pos.pie_choice().is_none()
-                                && pos.first_move(0).is_some()
-                                && pos.first_move(1).is_some()
+                                && pos.first_move(Colour(0)).is_some()
+                                && pos.first_move(Colour(1)).is_some()
                             {
                                 pos.set_awaiting_pie(true);
                             }
@@ -416,7 +421,7 @@ mod tests {
                             idle += 1;
                         }
                     }
-                    c = (c + 1) % n;
+                    c = c.next(n);
                 }
             }
         }

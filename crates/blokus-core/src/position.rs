@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 
 use crate::bitset::CellSet;
 use crate::geometry::Cell;
-use crate::ids::PlayerId;
+use crate::ids::{ByColour, Colour, PlayerId};
 use crate::movetable::Move;
 use crate::rules::Rules;
 use crate::variant::{Seat, StartRule};
@@ -40,7 +40,7 @@ pub enum Illegal {
     /// Another colour is to move.
     NotToMove {
         /// The colour to move.
-        expected: usize,
+        expected: Colour,
     },
     /// No piece of this kind is left.
     PieceUsed(String),
@@ -92,17 +92,17 @@ impl std::fmt::Display for IllegalDisplay<'_> {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     occupied: CellSet,
-    colour_cells: [CellSet; MAX_COLOURS],
-    forbidden: [CellSet; MAX_COLOURS],
-    corners: [CellSet; MAX_COLOURS],
-    touched_points: [CellSet; MAX_COLOURS],
-    straight_points: [CellSet; MAX_COLOURS],
+    colour_cells: ByColour<CellSet, MAX_COLOURS>,
+    forbidden: ByColour<CellSet, MAX_COLOURS>,
+    corners: ByColour<CellSet, MAX_COLOURS>,
+    touched_points: ByColour<CellSet, MAX_COLOURS>,
+    straight_points: ByColour<CellSet, MAX_COLOURS>,
     remaining: [[u8; MAX_PIECES]; MAX_COLOURS],
-    placed: [u8; MAX_COLOURS],
-    cells_placed: [u16; MAX_COLOURS],
-    last_piece: [u8; MAX_COLOURS],
-    first_move: [Option<Move>; MAX_COLOURS],
-    start_used: [u8; MAX_COLOURS],
+    placed: ByColour<u8, MAX_COLOURS>,
+    cells_placed: ByColour<u16, MAX_COLOURS>,
+    last_piece: ByColour<u8, MAX_COLOURS>,
+    first_move: ByColour<Option<Move>, MAX_COLOURS>,
+    start_used: ByColour<u8, MAX_COLOURS>,
     to_move: u8,
     over: bool,
     awaiting_pie: bool,
@@ -121,22 +121,22 @@ impl Position {
             full[i] = p.count;
         }
         let mut remaining = [[0u8; MAX_PIECES]; MAX_COLOURS];
-        for c in 0..rules.num_colours() {
+        for c in Colour::all(rules.num_colours()) {
             remaining[rules.pool(c)] = full;
         }
         Position {
             occupied: CellSet::EMPTY,
-            colour_cells: [CellSet::EMPTY; MAX_COLOURS],
-            forbidden: [CellSet::EMPTY; MAX_COLOURS],
-            corners: [CellSet::EMPTY; MAX_COLOURS],
-            touched_points: [CellSet::EMPTY; MAX_COLOURS],
-            straight_points: [CellSet::EMPTY; MAX_COLOURS],
+            colour_cells: ByColour([CellSet::EMPTY; MAX_COLOURS]),
+            forbidden: ByColour([CellSet::EMPTY; MAX_COLOURS]),
+            corners: ByColour([CellSet::EMPTY; MAX_COLOURS]),
+            touched_points: ByColour([CellSet::EMPTY; MAX_COLOURS]),
+            straight_points: ByColour([CellSet::EMPTY; MAX_COLOURS]),
             remaining,
-            placed: [0; MAX_COLOURS],
-            cells_placed: [0; MAX_COLOURS],
-            last_piece: [NONE; MAX_COLOURS],
-            first_move: [None; MAX_COLOURS],
-            start_used: [NONE; MAX_COLOURS],
+            placed: ByColour([0; MAX_COLOURS]),
+            cells_placed: ByColour([0; MAX_COLOURS]),
+            last_piece: ByColour([NONE; MAX_COLOURS]),
+            first_move: ByColour([None; MAX_COLOURS]),
+            start_used: ByColour([NONE; MAX_COLOURS]),
             to_move: 0,
             over: false,
             awaiting_pie: false,
@@ -150,8 +150,8 @@ impl Position {
 
     /// The colour to move.
     #[inline]
-    pub fn to_move(&self) -> usize {
-        self.to_move as usize
+    pub fn to_move(&self) -> Colour {
+        Colour(self.to_move)
     }
 
     /// Whether the game has ended (no colour can place a piece).
@@ -182,26 +182,26 @@ impl Position {
     }
 
     /// The cells of one colour.
-    pub fn colour_cells(&self, colour: usize) -> &CellSet {
+    pub fn colour_cells(&self, colour: Colour) -> &CellSet {
         &self.colour_cells[colour]
     }
 
     /// The colour covering a cell.
-    pub fn owner(&self, cell: Cell) -> Option<usize> {
+    pub fn owner(&self, cell: Cell) -> Option<Colour> {
         if !self.occupied.contains(cell) {
             return None;
         }
-        (0..MAX_COLOURS).find(|&c| self.colour_cells[c].contains(cell))
+        Colour::all(MAX_COLOURS).find(|&c| self.colour_cells[c].contains(cell))
     }
 
     /// Cells where this colour may not play (covered, or edge-adjacent to its pieces).
-    pub fn forbidden(&self, colour: usize) -> &CellSet {
+    pub fn forbidden(&self, colour: Colour) -> &CellSet {
         &self.forbidden[colour]
     }
 
     /// The colour's attach points: free cells touching its pieces at a corner only.
     /// Before its first piece, its usable starting cells.
-    pub fn attach_points(&self, rules: &Rules, colour: usize) -> CellSet {
+    pub fn attach_points(&self, rules: &Rules, colour: Colour) -> CellSet {
         if self.placed[colour] > 0 {
             self.corners[colour].difference(&self.forbidden[colour])
         } else {
@@ -211,32 +211,32 @@ impl Position {
 
     /// Copies of a piece left for a colour.
     #[inline]
-    pub fn remaining(&self, rules: &Rules, colour: usize, piece: usize) -> u8 {
+    pub fn remaining(&self, rules: &Rules, colour: Colour, piece: usize) -> u8 {
         self.remaining[rules.pool(colour)][piece]
     }
 
     /// Pieces placed by a colour.
-    pub fn pieces_placed(&self, colour: usize) -> usize {
+    pub fn pieces_placed(&self, colour: Colour) -> usize {
         self.placed[colour] as usize
     }
 
     /// Cells covered by a colour.
-    pub fn cells_placed(&self, colour: usize) -> usize {
+    pub fn cells_placed(&self, colour: Colour) -> usize {
         self.cells_placed[colour] as usize
     }
 
     /// The colour's first placement.
-    pub fn first_move(&self, colour: usize) -> Option<Move> {
+    pub fn first_move(&self, colour: Colour) -> Option<Move> {
         self.first_move[colour]
     }
 
     /// The piece a colour placed last.
-    pub fn last_piece(&self, colour: usize) -> Option<usize> {
+    pub fn last_piece(&self, colour: Colour) -> Option<usize> {
         (self.last_piece[colour] != NONE).then_some(self.last_piece[colour] as usize)
     }
 
     /// Cells of a colour's unplaced pieces (its own pool; the shared pool in Hexa).
-    pub fn cells_remaining(&self, rules: &Rules, colour: usize) -> usize {
+    pub fn cells_remaining(&self, rules: &Rules, colour: Colour) -> usize {
         let set = rules.table().pieces();
         set.pieces
             .iter()
@@ -246,7 +246,7 @@ impl Position {
     }
 
     /// Whether the colour has placed all its pieces.
-    pub fn all_placed(&self, rules: &Rules, colour: usize) -> bool {
+    pub fn all_placed(&self, rules: &Rules, colour: Colour) -> bool {
         let n = rules.table().pieces().pieces.len();
         self.remaining[rules.pool(colour)][..n]
             .iter()
@@ -254,20 +254,20 @@ impl Position {
     }
 
     /// The player who makes the colour's next placement.
-    pub fn player_of(&self, rules: &Rules, colour: usize) -> PlayerId {
+    pub fn player_of(&self, rules: &Rules, colour: Colour) -> PlayerId {
         let v = rules.v();
         if v.pie {
             // The first player makes the whole opening; afterwards the pie choice decides.
             return PlayerId::new(match self.pie {
                 None => 0,
-                Some(PieChoice::Swap) => colour,
-                Some(PieChoice::Keep) => 1 - colour,
+                Some(PieChoice::Swap) => colour.index(),
+                Some(PieChoice::Keep) => 1 - colour.index(),
             });
         }
-        PlayerId::new(match &v.seats[colour] {
+        match &v.seats[colour.index()] {
             Seat::Player(p) => *p,
             Seat::Rotating(players) => players[self.placed[colour] as usize % players.len()],
-        })
+        }
     }
 
     /// The player to move (the chooser while the pie choice is pending).
@@ -282,10 +282,10 @@ impl Position {
     // ----- starting rules -----
 
     /// Starting cells a colour's first piece may cover now (empty for `Anywhere`).
-    fn start_cells(&self, rules: &Rules, colour: usize) -> CellSet {
+    fn start_cells(&self, rules: &Rules, colour: Colour) -> CellSet {
         let mut out = CellSet::EMPTY;
         match rules.start() {
-            StartRule::PerColour(cells) => out.insert(cells[colour]),
+            StartRule::PerColour(cells) => out.insert(cells[colour.index()]),
             StartRule::Shared(cells) => {
                 for (i, &c) in cells.iter().enumerate() {
                     if self.start_allowed(rules, i) {
@@ -307,27 +307,27 @@ impl Position {
             StartRule::Shared(c) => c.len(),
             _ => return true,
         };
-        self.start_used[..rules.num_colours()]
+        self.start_used.0[..rules.num_colours()]
             .iter()
             .filter(|&&u| u != NONE)
             .all(|&u| ((i + n - u as usize) % n).is_multiple_of(2) && i != u as usize)
     }
 
     /// The move a mirror follower must play first, if the rule applies to this colour.
-    fn mirror_target(&self, rules: &Rules, colour: usize) -> Option<Option<Move>> {
+    fn mirror_target(&self, rules: &Rules, colour: Colour) -> Option<Option<Move>> {
         self.mirror_leader_move(rules, colour)
             .map(|lead| reflect_move(rules, lead))
     }
 
     /// The only first move the mirror-opening rule leaves `colour` (legal or not), once
     /// its leader has played; `None` when the rule does not constrain it.
-    pub fn mirrored_first_move(&self, rules: &Rules, colour: usize) -> Option<Move> {
+    pub fn mirrored_first_move(&self, rules: &Rules, colour: Colour) -> Option<Move> {
         self.mirror_target(rules, colour).flatten()
     }
 
     /// The first move of the colour whose reflection `colour`'s first move must be, once
     /// that leader has played.
-    fn mirror_leader_move(&self, rules: &Rules, colour: usize) -> Option<Move> {
+    fn mirror_leader_move(&self, rules: &Rules, colour: Colour) -> Option<Move> {
         if !rules.mirror_opening() || self.placed[colour] > 0 {
             return None;
         }
@@ -336,7 +336,7 @@ impl Position {
     }
 
     /// Cells kept free for mirror followers other than `colour`.
-    fn reserved(&self, rules: &Rules, colour: usize) -> CellSet {
+    fn reserved(&self, rules: &Rules, colour: Colour) -> CellSet {
         let mut out = CellSet::EMPTY;
         if !rules.mirror_opening() {
             return out;
@@ -362,7 +362,7 @@ impl Position {
     ///
     /// # Errors
     /// The first rule the placement breaks.
-    pub fn check_placement(&self, rules: &Rules, colour: usize, m: Move) -> Result<(), Illegal> {
+    pub fn check_placement(&self, rules: &Rules, colour: Colour, m: Move) -> Result<(), Illegal> {
         let t = rules.table();
         let info = t.info(m);
         if self.remaining(rules, colour, info.piece as usize) == 0 {
@@ -405,7 +405,7 @@ impl Position {
         match rules.start() {
             StartRule::Anywhere => {
                 if rules.v().pie {
-                    let other = self.first_move[1 - colour];
+                    let other = self.first_move[colour.other_of_two()];
                     if other.is_some_and(|o| t.info(o).piece == info.piece) && self.pie.is_none() {
                         return Err(Illegal::SameOpeningShape);
                     }
@@ -438,7 +438,7 @@ impl Position {
     ///
     /// # Errors
     /// Why the move is illegal now.
-    pub fn check(&self, rules: &Rules, colour: usize, m: Move) -> Result<(), Illegal> {
+    pub fn check(&self, rules: &Rules, colour: Colour, m: Move) -> Result<(), Illegal> {
         if self.over {
             return Err(Illegal::GameOver);
         }
@@ -455,7 +455,7 @@ impl Position {
 
     /// Whether `colour` may place `m` (ignoring whose turn it is).
     #[inline]
-    pub fn is_legal(&self, rules: &Rules, colour: usize, m: Move) -> bool {
+    pub fn is_legal(&self, rules: &Rules, colour: Colour, m: Move) -> bool {
         // The common failures first, without building an error (`PieceUsed` allocates):
         // forbidden cells include every occupied cell.
         let info = rules.table().info(m);
@@ -465,7 +465,7 @@ impl Position {
     }
 
     #[inline]
-    fn alternate_contact_ok(&self, rules: &Rules, colour: usize, m: Move) -> bool {
+    fn alternate_contact_ok(&self, rules: &Rules, colour: Colour, m: Move) -> bool {
         let t = rules.table();
         t.straight_points(m)
             .iter()
@@ -482,7 +482,7 @@ impl Position {
     pub fn for_each_legal<B>(
         &self,
         rules: &Rules,
-        colour: usize,
+        colour: Colour,
         mut f: impl FnMut(Move) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         if self.over {
@@ -535,7 +535,7 @@ impl Position {
     fn for_each_first_move<B>(
         &self,
         rules: &Rules,
-        colour: usize,
+        colour: Colour,
         mut f: impl FnMut(Move) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let t = rules.table();
@@ -553,7 +553,7 @@ impl Position {
         if matches!(rules.start(), StartRule::Anywhere) {
             // The pie opening: anywhere, but the two opening pieces differ in shape.
             let other_piece = (rules.v().pie && self.pie.is_none())
-                .then(|| self.first_move[1 - colour].map(|o| t.info(o).piece))
+                .then(|| self.first_move[colour.other_of_two()].map(|o| t.info(o).piece))
                 .flatten();
             for m in t.all() {
                 let info = t.info(m);
@@ -591,7 +591,7 @@ impl Position {
     }
 
     /// Every legal placement of `colour`.
-    pub fn legal_moves(&self, rules: &Rules, colour: usize) -> Vec<Move> {
+    pub fn legal_moves(&self, rules: &Rules, colour: Colour) -> Vec<Move> {
         let mut v = Vec::new();
         self.legal_moves_into(rules, colour, &mut v);
         v
@@ -599,7 +599,7 @@ impl Position {
 
     /// Replaces the contents of `out` with every legal placement of `colour`, reusing
     /// its allocation (for hot loops such as playouts).
-    pub fn legal_moves_into(&self, rules: &Rules, colour: usize, out: &mut Vec<Move>) {
+    pub fn legal_moves_into(&self, rules: &Rules, colour: Colour, out: &mut Vec<Move>) {
         out.clear();
         let _ = self.for_each_legal::<()>(rules, colour, |m| {
             out.push(m);
@@ -609,7 +609,7 @@ impl Position {
 
     /// Whether `colour` has any legal placement (stops at the first one found). A colour
     /// of a player whose time ran out has none: it passes for the rest of the game.
-    pub fn has_legal_move(&self, rules: &Rules, colour: usize) -> bool {
+    pub fn has_legal_move(&self, rules: &Rules, colour: Colour) -> bool {
         if self.all_placed(rules, colour) || self.is_colour_out(rules, colour) {
             return false;
         }
@@ -620,13 +620,13 @@ impl Position {
     // ----- playing -----
 
     /// Places `m` for `colour` without any check or turn change (setup and trusted use).
-    pub fn place(&mut self, rules: &Rules, colour: usize, m: Move) {
+    pub fn place(&mut self, rules: &Rules, colour: Colour, m: Move) {
         let t = rules.table();
         let info = t.info(m);
         let set = t.cell_set(m);
         self.occupied.union_with(set);
         self.colour_cells[colour].union_with(set);
-        for c in 0..rules.num_colours() {
+        for c in Colour::all(rules.num_colours()) {
             self.forbidden[c].union_with(set);
         }
         for &e in t.edge_cells(m) {
@@ -665,8 +665,8 @@ impl Position {
         self.place(rules, c, m);
         if rules.v().pie
             && self.pie.is_none()
-            && self.first_move[0].is_some()
-            && self.first_move[1].is_some()
+            && self.first_move[Colour(0)].is_some()
+            && self.first_move[Colour(1)].is_some()
         {
             self.awaiting_pie = true;
             self.to_move = 0;
@@ -691,9 +691,9 @@ impl Position {
     }
 
     /// Sets the colour to move, then skips to the first one (from there) that can move.
-    pub fn set_to_move(&mut self, rules: &Rules, colour: usize) {
+    pub fn set_to_move(&mut self, rules: &Rules, colour: Colour) {
         self.over = false;
-        self.to_move = ((colour + rules.num_colours() - 1) % rules.num_colours()) as u8;
+        self.to_move = ((colour.index() + rules.num_colours() - 1) % rules.num_colours()) as u8;
         self.advance(rules);
     }
 
@@ -701,9 +701,9 @@ impl Position {
     pub fn advance(&mut self, rules: &Rules) {
         let n = rules.num_colours();
         for k in 1..=n {
-            let c = (self.to_move as usize + k) % n;
+            let c = Colour::new((self.to_move as usize + k) % n);
             if self.has_legal_move(rules, c) {
-                self.to_move = c as u8;
+                self.to_move = c.0;
                 return;
             }
         }
@@ -714,7 +714,7 @@ impl Position {
     /// cell has become forbidden, and (under the alternate rule) no side contact arose.
     /// Only valid for moves known to have touched an attach point (playout lists).
     #[inline]
-    pub fn still_legal(&self, rules: &Rules, colour: usize, m: Move) -> bool {
+    pub fn still_legal(&self, rules: &Rules, colour: Colour, m: Move) -> bool {
         let t = rules.table();
         let info = t.info(m);
         self.remaining[rules.pool(colour)][info.piece as usize] > 0
@@ -723,7 +723,7 @@ impl Position {
     }
 
     /// Whether some cells are kept free for a mirrored opening that `colour` must avoid.
-    pub fn has_reserved_cells(&self, rules: &Rules, colour: usize) -> bool {
+    pub fn has_reserved_cells(&self, rules: &Rules, colour: Colour) -> bool {
         rules.mirror_opening() && !self.reserved(rules, colour).is_empty()
     }
 
@@ -739,16 +739,14 @@ impl Position {
 
     /// Whether `colour` passes for the rest of the game because a player who plays it
     /// ran out of time (with a shared colour, any of its players).
-    pub fn is_colour_out(&self, rules: &Rules, colour: usize) -> bool {
+    pub fn is_colour_out(&self, rules: &Rules, colour: Colour) -> bool {
         if self.timed_out == 0 {
             return false;
         }
-        match &rules.v().seats[colour] {
+        match &rules.v().seats[colour.index()] {
             Seat::Player(_) if rules.v().pie => self.has_timed_out(self.player_of(rules, colour)),
-            Seat::Player(p) => self.has_timed_out(PlayerId::new(*p)),
-            Seat::Rotating(players) => players
-                .iter()
-                .any(|&p| self.has_timed_out(PlayerId::new(p))),
+            Seat::Player(p) => self.has_timed_out(*p),
+            Seat::Rotating(players) => players.iter().any(|&p| self.has_timed_out(p)),
         }
     }
 

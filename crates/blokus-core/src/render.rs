@@ -40,7 +40,7 @@ fn ansi_code(name: &str) -> &'static str {
 }
 
 /// The one-letter symbol of a colour: its initial in upper case.
-pub fn colour_symbol(rules: &Rules, colour: usize) -> char {
+pub fn colour_symbol(rules: &Rules, colour: crate::Colour) -> char {
     rules
         .colour_name(colour)
         .chars()
@@ -132,7 +132,7 @@ pub fn scores(rules: &Rules, pos: &Position, opts: &RenderOptions) -> String {
     let set = rules.table().pieces();
     let mut out = String::new();
     for cs in score::colour_scores(rules, pos) {
-        let c = cs.colour.index();
+        let c = cs.colour;
         let name = rules.colour_name(c);
         let mut title = format!("{} ({})", capitalise(name), colour_symbol(rules, c));
         if opts.ansi {
@@ -160,7 +160,7 @@ pub fn scores(rules: &Rules, pos: &Position, opts: &RenderOptions) -> String {
         out.push_str(&line);
         out.push('\n');
         // In the shared Hexa pool, list the pieces left once, after the last colour.
-        if rules.v().shared_pool && c + 1 < rules.num_colours() {
+        if rules.v().shared_pool && c.index() + 1 < rules.num_colours() {
             continue;
         }
         let left: Vec<String> = set

@@ -1,6 +1,7 @@
 //! A variant together with the rule options chosen for one game.
 
 use crate::geometry::GridKind;
+use crate::ids::Colour;
 use crate::movetable::MoveTable;
 use crate::variant::{RuleOptions, Seat, StartRule, Variant, VariantData};
 
@@ -50,11 +51,11 @@ impl Rules {
 
     /// The piece pool a colour draws from.
     #[inline]
-    pub fn pool(&self, colour: usize) -> usize {
+    pub fn pool(&self, colour: Colour) -> usize {
         if self.variant.shared_pool {
             0
         } else {
-            colour
+            colour.index()
         }
     }
 
@@ -82,30 +83,34 @@ impl Rules {
     }
 
     /// The seat of a colour.
-    pub fn seat(&self, colour: usize) -> &Seat {
-        &self.variant.seats[colour]
+    pub fn seat(&self, colour: Colour) -> &Seat {
+        &self.variant.seats[colour.index()]
     }
 
     /// A colour's name.
-    pub fn colour_name(&self, colour: usize) -> &'static str {
-        self.variant.colours[colour]
+    pub fn colour_name(&self, colour: Colour) -> &'static str {
+        self.variant.colours[colour.index()]
     }
 
     /// Parses a colour given by name (`blue`), initial, 1-based number, or in two-colour
     /// variants `b`/`w` (SPEC 10 / GTP).
-    pub fn parse_colour(&self, text: &str) -> Option<usize> {
+    pub fn parse_colour(&self, text: &str) -> Option<Colour> {
         let t = text.trim().to_ascii_lowercase();
         let n = self.num_colours();
         if n == 2 {
             match t.as_str() {
-                "b" | "black" => return Some(0),
-                "w" | "white" => return Some(1),
+                "b" | "black" => return Some(Colour(0)),
+                "w" | "white" => return Some(Colour(1)),
                 _ => {}
             }
         }
         if let Ok(k) = t.parse::<usize>() {
-            return (1..=n).contains(&k).then(|| k - 1);
+            return (1..=n).contains(&k).then(|| Colour::new(k - 1));
         }
-        self.variant.colours.iter().position(|c| *c == t)
+        self.variant
+            .colours
+            .iter()
+            .position(|c| *c == t)
+            .map(Colour::new)
     }
 }

@@ -50,7 +50,7 @@ pub struct SideResult {
 /// The breakdown of every colour of a position.
 pub fn colour_scores(rules: &Rules, pos: &Position) -> Vec<ColourScore> {
     let one = rules.table().pieces().find("1");
-    (0..rules.num_colours())
+    Colour::all(rules.num_colours())
         .map(|c| {
             let remaining = pos.cells_remaining(rules, c);
             let all = pos.all_placed(rules, c) && !rules.v().shared_pool;
@@ -61,7 +61,7 @@ pub fn colour_scores(rules: &Rules, pos: &Position) -> Vec<ColourScore> {
                 0
             };
             ColourScore {
-                colour: Colour::new(c),
+                colour: c,
                 pieces_placed: pos.pieces_placed(c),
                 cells_placed: pos.cells_placed(c),
                 cells_remaining: remaining,
@@ -69,7 +69,7 @@ pub fn colour_scores(rules: &Rules, pos: &Position) -> Vec<ColourScore> {
                 monomino_bonus: mono,
                 points: -(remaining as i32) + all_bonus + mono,
                 blksgf_points: pos.cells_placed(c) as i32 + all_bonus + mono,
-                counted: rules.v().scored[c],
+                counted: rules.v().scored[c.index()],
             }
         })
         .collect()
@@ -77,8 +77,7 @@ pub fn colour_scores(rules: &Rules, pos: &Position) -> Vec<ColourScore> {
 
 /// The side a colour's score counts for (`None` for an uncounted colour).
 pub fn side_of_colour(rules: &Rules, pos: &Position, colour: Colour) -> Option<Side> {
-    let c = colour.index();
-    rules.v().scored[c].then(|| rules.v().side_of_player(pos.player_of(rules, c)))
+    rules.v().scored[colour.index()].then(|| rules.v().side_of_player(pos.player_of(rules, colour)))
 }
 
 /// Each side's result, with places.
@@ -131,7 +130,7 @@ pub fn side_name(rules: &Rules, side: Side) -> String {
     let v = rules.v();
     let colours: Vec<&str> = (0..v.colours.len())
         .filter(|&c| match &v.seats[c] {
-            crate::variant::Seat::Player(p) => v.side_of_player(crate::PlayerId::new(*p)) == side,
+            crate::variant::Seat::Player(p) => v.side_of_player(*p) == side,
             crate::variant::Seat::Rotating(_) => false,
         })
         .map(|c| v.colours[c])

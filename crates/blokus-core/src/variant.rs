@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::geometry::{BoardShape, Cell, Geometry};
-use crate::ids::{PlayerId, Side};
+use crate::ids::{Colour, PlayerId, Side};
 use crate::movetable::MoveTable;
 use crate::piece::PieceSetId;
 
@@ -34,11 +34,11 @@ pub enum Scoring {
 /// Who plays a colour.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Seat {
-    /// Always this player (0-based).
-    Player(usize),
+    /// Always this player.
+    Player(PlayerId),
     /// Played in turn by these players, one placement each (the shared Green of
     /// `classic_3`).
-    Rotating(Vec<usize>),
+    Rotating(Vec<PlayerId>),
 }
 
 /// Options a game can switch on or off (SPEC 2.1, 5).
@@ -150,7 +150,7 @@ pub struct VariantData {
     /// Who plays each colour.
     pub seats: Vec<Seat>,
     /// The team (side) of each player; `None` when every player is their own side.
-    pub teams: Option<Vec<usize>>,
+    pub teams: Option<Vec<Side>>,
     /// Whether each colour's score counts.
     pub scored: Vec<bool>,
     /// Starting points.
@@ -161,7 +161,7 @@ pub struct VariantData {
     pub shared_pool: bool,
     /// (leader, follower): the follower's first piece is the point reflection of the
     /// leader's, and nobody else may cover that reflection first.
-    pub mirror_pairs: Vec<(usize, usize)>,
+    pub mirror_pairs: Vec<(Colour, Colour)>,
     /// Used starting points must alternate around the cycle (`trigon_3`).
     pub alternate_starts: bool,
     /// The Polyomino pie opening.
@@ -188,18 +188,16 @@ impl VariantData {
 
     /// Number of sides (teams, or players when there are no teams).
     pub fn num_sides(&self) -> usize {
-        self.teams
-            .as_ref()
-            .map_or(self.players, |t| t.iter().max().map_or(0, |m| m + 1))
+        self.teams.as_ref().map_or(self.players, |t| {
+            t.iter().max().map_or(0, |m| m.index() + 1)
+        })
     }
 
     /// The side of a player.
     pub fn side_of_player(&self, player: PlayerId) -> Side {
-        Side::new(
-            self.teams
-                .as_ref()
-                .map_or(player.index(), |t| t[player.index()]),
-        )
+        self.teams
+            .as_ref()
+            .map_or(Side::new(player.index()), |t| t[player.index()])
     }
 
     /// Whether the alternate contact rule can apply (Trigon boards).
@@ -528,7 +526,7 @@ fn build(id: VariantId) -> VariantData {
             .collect::<Vec<Cell>>()
     };
     let four = CLASSIC_COLOURS.to_vec();
-    let solo = |n: usize| (0..n).map(Seat::Player).collect::<Vec<_>>();
+    let solo = |n: usize| PlayerId::all(n).map(Seat::Player).collect::<Vec<_>>();
     let mut v = VariantData {
         id,
         game_name: id.game_name(),
@@ -549,10 +547,10 @@ fn build(id: VariantId) -> VariantData {
         table: table.clone(),
     };
     let two_players_four_colours = vec![
-        Seat::Player(0),
-        Seat::Player(1),
-        Seat::Player(0),
-        Seat::Player(1),
+        Seat::Player(PlayerId(0)),
+        Seat::Player(PlayerId(1)),
+        Seat::Player(PlayerId(0)),
+        Seat::Player(PlayerId(1)),
     ];
     let classic_starts = || StartRule::PerColour(cells(&["a20", "t20", "t1", "a1"]));
     let trigon_starts = || StartRule::Shared(cells(&["r15", "z12", "z7", "r4", "j7", "j12"]));
@@ -573,16 +571,16 @@ fn build(id: VariantId) -> VariantData {
             v.start = classic_starts();
             v.players = 3;
             v.seats = vec![
-                Seat::Player(0),
-                Seat::Player(1),
-                Seat::Player(2),
-                Seat::Rotating(vec![0, 1, 2]),
+                Seat::Player(PlayerId(0)),
+                Seat::Player(PlayerId(1)),
+                Seat::Player(PlayerId(2)),
+                Seat::Rotating(vec![PlayerId(0), PlayerId(1), PlayerId(2)]),
             ];
             v.scored = vec![true, true, true, false];
         }
         ClassicTeams => {
             v.start = classic_starts();
-            v.teams = Some(vec![0, 1, 0, 1]);
+            v.teams = Some(vec![Side(0), Side(1), Side(0), Side(1)]);
         }
         Duo | Junior => {
             let colours = if id == Duo {
@@ -599,12 +597,12 @@ fn build(id: VariantId) -> VariantData {
         Trigon => v.start = trigon_starts(),
         Trigon2 | TrigonTeams => {
             v.start = trigon_starts();
-            v.mirror_pairs = vec![(0, 2), (1, 3)];
+            v.mirror_pairs = vec![(Colour(0), Colour(2)), (Colour(1), Colour(3))];
             if id == Trigon2 {
                 v.players = 2;
                 v.seats = two_players_four_colours;
             } else {
-                v.teams = Some(vec![0, 1, 0, 1]);
+                v.teams = Some(vec![Side(0), Side(1), Side(0), Side(1)]);
             }
         }
         Trigon3 => {

@@ -4,13 +4,15 @@
 
 use std::collections::HashSet;
 
-use blokus_core::{Game, Move, PieChoice, Position, RuleOptions, Rules, StartRule, VariantId};
+use blokus_core::{
+    Colour, Game, Move, PieChoice, Position, RuleOptions, Rules, StartRule, VariantId,
+};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 /// Placement rules 2.1-2.4 checked from the board alone.
-fn naive_legal(rules: &Rules, pos: &Position, colour: usize, m: Move) -> bool {
+fn naive_legal(rules: &Rules, pos: &Position, colour: Colour, m: Move) -> bool {
     let t = rules.table();
     let g = t.geometry();
     let info = t.info(m);
@@ -56,7 +58,7 @@ fn naive_legal(rules: &Rules, pos: &Position, colour: usize, m: Move) -> bool {
         return true;
     }
     match rules.start() {
-        StartRule::PerColour(cells) => info.cells().contains(&cells[colour]),
+        StartRule::PerColour(cells) => info.cells().contains(&cells[colour.index()]),
         StartRule::Shared(cells) => info.cells().iter().any(|c| cells.contains(c)),
         StartRule::Anywhere => true,
     }
@@ -84,7 +86,7 @@ fn all_rules() -> Vec<Rules> {
 /// Whether the naive checker sees every rule of this variant's current phase (openings
 /// with mirror, alternation or pie constraints are only checked one way).
 fn exact_phase(rules: &Rules, pos: &Position) -> bool {
-    let all_started = (0..rules.num_colours()).all(|c| pos.pieces_placed(c) > 0);
+    let all_started = Colour::all(rules.num_colours()).all(|c| pos.pieces_placed(c) > 0);
     all_started || !(rules.mirror_opening() || rules.start_alternation() || rules.v().pie)
 }
 
@@ -150,7 +152,9 @@ fn play_random_game(rules: &Rules, seed: u64) {
         rules.v().id
     );
     for c in 0..rules.num_colours() {
-        let any = t.all().any(|m| naive_legal(rules, game.position(), c, m));
+        let any = t
+            .all()
+            .any(|m| naive_legal(rules, game.position(), Colour::new(c), m));
         assert!(
             !any || !exact_phase(rules, game.position()),
             "{}: game ended while colour {c} could move",

@@ -1,5 +1,6 @@
 //! SPEC 9 reference figures, read from `tests/data/reference.txt`.
 
+use blokus_core::Colour;
 use blokus_core::{Game, Rules};
 
 #[test]
@@ -40,11 +41,11 @@ fn first_moves_for_every_colour_in_classic_and_duo() {
     let rules = Rules::by_name("classic").unwrap();
     let pos = blokus_core::Position::new(&rules);
     for c in 0..4 {
-        assert_eq!(pos.legal_moves(&rules, c).len(), 58);
+        assert_eq!(pos.legal_moves(&rules, Colour::new(c)).len(), 58);
     }
     let rules = Rules::by_name("duo").unwrap();
     let pos = blokus_core::Position::new(&rules);
     for c in 0..2 {
-        assert_eq!(pos.legal_moves(&rules, c).len(), 414);
+        assert_eq!(pos.legal_moves(&rules, Colour::new(c)).len(), 414);
     }
 }

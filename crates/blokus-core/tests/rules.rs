@@ -1,6 +1,7 @@
 //! Rule tests: scoring examples of SPEC 6 and each variant's special rules.
 
 use blokus_core::score::{colour_scores, side_results};
+use blokus_core::Colour;
 use blokus_core::{Game, Illegal, PieChoice, PlayerId, Position, RuleOptions, Rules};
 
 /// Places the named pieces of `colour` anywhere they fit (ignoring placement rules,
@@ -15,7 +16,7 @@ fn place_anywhere(rules: &Rules, pos: &mut Position, colour: usize, pieces: &[&s
                 t.info(m).piece as usize == piece && !t.cell_set(m).intersects(pos.occupied())
             })
             .unwrap();
-        pos.place(rules, colour, m);
+        pos.place(rules, Colour::new(colour), m);
     }
 }
 
@@ -120,8 +121,8 @@ fn classic_3_green_rotates_between_players() {
     let mut green_players = Vec::new();
     while green_players.len() < 4 {
         let p = game.position();
-        if p.to_move() == 3 {
-            green_players.push(p.player_of(&rules, 3));
+        if p.to_move() == Colour(3) {
+            green_players.push(p.player_of(&rules, Colour(3)));
         }
         let m = game.legal_moves()[0];
         game.play(m).unwrap();
@@ -147,7 +148,7 @@ fn trigon_2_mirror_opening() {
     game.play(yellow).unwrap();
     // Red has exactly one legal move: Blue's reflection.
     assert_eq!(game.legal_moves(), vec![reflected]);
-    let other = game.legal_moves_of(2);
+    let other = game.legal_moves_of(Colour(2));
     assert_eq!(other.len(), 1);
     game.play(reflected).unwrap();
     let green = game.legal_moves();
@@ -202,7 +203,7 @@ fn trigon_3_starting_points_alternate() {
         })
         .unwrap();
     assert_eq!(
-        game.position().check(&rules, 1, bad),
+        game.position().check(&rules, Colour(1), bad),
         Err(Illegal::StartNotAlternating)
     );
 }
@@ -226,7 +227,7 @@ fn polyomino_pie_rule() {
         "the first player places both opening pieces"
     );
     let same = game
-        .legal_moves_of(1)
+        .legal_moves_of(Colour(1))
         .into_iter()
         .find(|&m| t.info(m).piece == 4);
     assert!(same.is_none(), "the opening pieces differ in shape");
@@ -236,20 +237,20 @@ fn polyomino_pie_rule() {
     assert_eq!(game.position().player_to_move(&rules), PlayerId(1));
     assert!(game.legal_moves().is_empty());
     game.choose_pie(PieChoice::Keep).unwrap();
-    assert_eq!(game.to_move(), 0);
+    assert_eq!(game.to_move(), Colour(0));
     assert_eq!(
-        game.position().player_of(&rules, 0),
+        game.position().player_of(&rules, Colour(0)),
         PlayerId(1),
         "keep: the chooser plays Blue"
     );
     game.undo().unwrap();
     game.choose_pie(PieChoice::Swap).unwrap();
-    assert_eq!(game.position().player_of(&rules, 0), PlayerId(0));
+    assert_eq!(game.position().player_of(&rules, Colour(0)), PlayerId(0));
     // From now on the corner rule applies.
     for m in game.legal_moves() {
         assert!(t
             .cell_set(m)
-            .intersects(&game.position().attach_points(&rules, 0)));
+            .intersects(&game.position().attach_points(&rules, Colour(0))));
     }
 }
 
@@ -265,7 +266,7 @@ fn hexa_pool_is_shared() {
         .find(|&m| t.info(m).piece as usize == x)
         .unwrap();
     game.play(m).unwrap();
-    assert_eq!(game.position().remaining(&rules, 1, x), 0);
+    assert_eq!(game.position().remaining(&rules, Colour(1), x), 0);
     assert!(game
         .legal_moves()
         .iter()

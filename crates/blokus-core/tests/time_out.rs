@@ -3,6 +3,7 @@
 
 use blokus_core::record::{blksgf, json, result_text};
 use blokus_core::score::side_results;
+use blokus_core::Colour;
 use blokus_core::{Game, GameError, GameEvent, PlayerId, Rules};
 
 fn play_first_legal(game: &mut Game, moves: usize) {
@@ -53,17 +54,17 @@ fn classic_two_player_ends_with_the_other_player_winning() {
 fn with_more_players_the_player_out_of_time_passes_for_the_rest_of_the_game() {
     let mut g = Game::new(Rules::by_name("classic").unwrap());
     play_first_legal(&mut g, 4);
-    assert_eq!(g.to_move(), 0);
+    assert_eq!(g.to_move(), Colour(0));
     g.time_out(PlayerId::new(0)).unwrap();
     assert!(!g.is_over());
-    assert_eq!(g.to_move(), 1, "Blue's turn is skipped at once");
-    let blue_before = g.position().pieces_placed(0);
+    assert_eq!(g.to_move(), Colour(1), "Blue's turn is skipped at once");
+    let blue_before = g.position().pieces_placed(Colour(0));
     while !g.is_over() {
-        assert_ne!(g.to_move(), 0, "Blue never moves again");
+        assert_ne!(g.to_move(), Colour(0), "Blue never moves again");
         play_first_legal(&mut g, 1);
     }
-    assert_eq!(g.position().pieces_placed(0), blue_before);
-    assert!(g.position().pieces_placed(1) > blue_before);
+    assert_eq!(g.position().pieces_placed(Colour(0)), blue_before);
+    assert!(g.position().pieces_placed(Colour(1)) > blue_before);
     // Places follow the points: running out of time is no extra penalty here.
     let r = side_results(g.rules(), g.position());
     assert_eq!(r.len(), 4);
@@ -79,9 +80,12 @@ fn the_shared_colour_of_three_players_passes_once_one_of_them_is_out() {
     let mut g = Game::new(Rules::by_name("classic_3").unwrap());
     play_first_legal(&mut g, 4);
     g.time_out(PlayerId::new(1)).unwrap();
-    assert!(g.position().is_colour_out(g.rules(), 1));
-    assert!(g.position().is_colour_out(g.rules(), 3), "the shared Green");
-    assert!(!g.position().is_colour_out(g.rules(), 0));
+    assert!(g.position().is_colour_out(g.rules(), Colour(1)));
+    assert!(
+        g.position().is_colour_out(g.rules(), Colour(3)),
+        "the shared Green"
+    );
+    assert!(!g.position().is_colour_out(g.rules(), Colour(0)));
     assert_eq!(
         g.time_out(PlayerId::new(1)),
         Err(GameError::AlreadyTimedOut(PlayerId::new(1)))
@@ -91,7 +95,7 @@ fn the_shared_colour_of_three_players_passes_once_one_of_them_is_out() {
         Err(GameError::NoSuchPlayer(PlayerId::new(3)))
     );
     while !g.is_over() {
-        assert!(g.to_move() == 0 || g.to_move() == 2);
+        assert!(g.to_move() == Colour(0) || g.to_move() == Colour(2));
         play_first_legal(&mut g, 1);
     }
 }

@@ -12,6 +12,7 @@
 //! Blokus 3D games (`set_game Blokus 3D`) are played by [`crate::cube::CubeSession`]
 //! with the engine's 3D player, on the site chosen with the `site` command.
 
+use blokus_core::Colour;
 use std::io::{self, BufRead, Write};
 
 use std::sync::Arc;
@@ -261,7 +262,7 @@ impl Engine {
             "p" => {
                 nargs(1, usize::MAX)?;
                 let colour = self.game.to_move();
-                self.play(colour, &args.join(" "))
+                self.play(Colour::new(colour.index()), &args.join(" "))
             }
             "undo" => {
                 nargs(0, 0)?;
@@ -312,7 +313,7 @@ impl Engine {
             "g" => {
                 nargs(0, 0)?;
                 let colour = self.game.to_move();
-                self.genmove(colour, true)
+                self.genmove(Colour::new(colour.index()), true)
             }
             _ => Err(format!("unknown command '{command}'")),
         }
@@ -326,7 +327,7 @@ impl Engine {
         }
     }
 
-    fn colour(&self, text: &str) -> Result<usize, String> {
+    fn colour(&self, text: &str) -> Result<Colour, String> {
         self.game
             .rules()
             .parse_colour(text)
@@ -374,7 +375,7 @@ impl Engine {
         Ok(String::new())
     }
 
-    fn play(&mut self, colour: usize, text: &str) -> CmdResult {
+    fn play(&mut self, colour: Colour, text: &str) -> CmdResult {
         let lower = text.trim().to_ascii_lowercase();
         match lower.as_str() {
             // Colours pass automatically; a controller relaying another engine's `pass`
@@ -397,7 +398,7 @@ impl Engine {
         let mv = notation::parse_move(self.game.rules().table(), text)
             .map_err(|e| format!("invalid move: {e}"))?;
         self.game
-            .play_for(colour, mv)
+            .play_for(Colour::new(colour.index()), mv)
             .map(|_| String::new())
             .map_err(|e| match e {
                 GameError::Illegal { message, .. } => format!("illegal move: {message}"),
@@ -405,13 +406,13 @@ impl Engine {
             })
     }
 
-    fn all_legal(&self, colour: usize) -> String {
+    fn all_legal(&self, colour: Colour) -> String {
         if self.game.position().awaiting_pie_choice() {
             return String::new();
         }
         let t = self.game.rules().table();
         self.game
-            .legal_moves_of(colour)
+            .legal_moves_of(Colour::new(colour.index()))
             .into_iter()
             .map(|m| notation::format_move(t, m))
             .collect::<Vec<_>>()
@@ -430,11 +431,16 @@ impl Engine {
         render::position(self.game.rules(), self.game.position(), &opts)
     }
 
-    fn place_of(&self, colour: usize) -> CmdResult {
+    fn place_of(&self, colour: Colour) -> CmdResult {
         let rules = self.game.rules();
         let pos = self.game.position();
-        let side = score::side_of_colour(rules, pos, blokus_core::Colour::new(colour))
-            .ok_or_else(|| format!("the score of {} is not counted", rules.colour_name(colour)))?;
+        let side = score::side_of_colour(rules, pos, blokus_core::Colour::new(colour.index()))
+            .ok_or_else(|| {
+                format!(
+                    "the score of {} is not counted",
+                    rules.colour_name(Colour::new(colour.index()))
+                )
+            })?;
         let results = score::side_results(rules, pos);
         let place = results[side.index()].place;
         let shared = results.iter().any(|r| r.side != side && r.place == place);
@@ -566,7 +572,7 @@ impl Engine {
     }
 
     /// Asks the player for `colour`'s move; plays it when `play` (genmove).
-    fn genmove(&mut self, colour: usize, play: bool) -> CmdResult {
+    fn genmove(&mut self, colour: Colour, play: bool) -> CmdResult {
         let budget = self.config.budget;
         let resign_allowed = self.config.resign && self.game.rules().v().players == 2;
         let Some(player) = self.player.as_mut() else {
@@ -587,14 +593,18 @@ impl Engine {
             .into());
         }
         let rules = self.game.rules().clone();
-        if !self.game.position().has_legal_move(&rules, colour) {
+        if !self
+            .game
+            .position()
+            .has_legal_move(&rules, Colour::new(colour.index()))
+        {
             return Ok("pass".into());
         }
         // Out of turn, the player sees the same placements with `colour` to move.
-        let view = (self.game.to_move() != colour).then(|| {
+        let view = (self.game.to_move() != Colour::new(colour.index())).then(|| {
             let mut setup: Vec<_> = self.game.setup().to_vec();
             setup.extend(self.game.moves());
-            Game::with_setup(rules.clone(), setup, colour)
+            Game::with_setup(rules.clone(), setup, Colour::new(colour.index()))
         });
         let seen = view.as_ref().unwrap_or(&self.game);
         let mv = match player.decide(seen, budget) {
@@ -603,17 +613,23 @@ impl Engine {
             // Resigning is off or not possible here: play on with the one-move heuristic.
             Decision::Resign => match blokus_ai::GreedyPlayer::new(0).decide(seen, budget) {
                 Decision::Place(mv) => mv,
-                _ => self.game.legal_moves_of(colour)[0],
+                _ => self.game.legal_moves_of(Colour::new(colour.index()))[0],
             },
             Decision::Pie(_) => return Err("player made a pie choice where a move is due".into()),
         };
         let text = notation::format_move(rules.table(), mv);
-        if let Err(reason) = self.game.position().check_placement(&rules, colour, mv) {
+        if let Err(reason) =
+            self.game
+                .position()
+                .check_placement(&rules, Colour::new(colour.index()), mv)
+        {
             let why = blokus_core::position::IllegalDisplay(&reason, &rules).to_string();
             return Err(format!("player generated illegal move {text}: {why}"));
         }
         if play {
-            self.game.play_for(colour, mv).map_err(|e| e.to_string())?;
+            self.game
+                .play_for(Colour::new(colour.index()), mv)
+                .map_err(|e| e.to_string())?;
         }
         Ok(text)
     }
@@ -787,7 +803,11 @@ mod tests {
         let mut e = engine("duo");
         let mut guard = 0;
         loop {
-            let c = if e.game().to_move() == 0 { "b" } else { "w" };
+            let c = if e.game().to_move() == Colour(0) {
+                "b"
+            } else {
+                "w"
+            };
             let r = ask(&mut e, &format!("genmove {c}"));
             assert!(r.starts_with("= "), "{r}");
             guard += 1;
@@ -999,7 +1019,11 @@ mod tests {
         );
         let mut e = mcts_engine("duo");
         while !e.game().is_over() {
-            let c = if e.game().to_move() == 0 { "b" } else { "w" };
+            let c = if e.game().to_move() == Colour(0) {
+                "b"
+            } else {
+                "w"
+            };
             let best = ask(&mut e, "rate_moves 1");
             let mv = best[2..].split(' ').next().unwrap();
             assert_eq!(ask(&mut e, &format!("play {c} {mv}")), "= \n\n");

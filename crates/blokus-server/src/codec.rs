@@ -7,7 +7,7 @@
 
 use blokus_core::cube::{notation as cube_notation, CubeGame, CubeMove};
 use blokus_core::notation::{format_move, parse_move};
-use blokus_core::{Game, GameEvent, PieChoice, PlayerId, RuleOptions, Rules};
+use blokus_core::{Colour, Game, GameEvent, PieChoice, PlayerId, RuleOptions, Rules};
 
 /// The stored text of an event.
 pub fn encode(game: &Game, e: &GameEvent) -> String {
@@ -67,7 +67,8 @@ fn apply(game: &mut Game, text: &str) -> Result<(), String> {
         (Some("place"), Some(colour), Some(cells)) => {
             let colour: usize = colour.parse().map_err(|_| "bad colour".to_string())?;
             let mv = parse_move(game.rules().table(), cells).map_err(|e| e.to_string())?;
-            game.play_as(colour, mv).map_err(|e| e.to_string())
+            game.play_as(Colour::new(colour), mv)
+                .map_err(|e| e.to_string())
         }
         (Some("pie"), Some("keep"), None) => {
             game.choose_pie(PieChoice::Keep).map_err(|e| e.to_string())

@@ -2,6 +2,7 @@
 //! server sends ([`ServerMsg`]) and the error codes of both HTTP and WebSocket
 //! ([`ErrorCode`]). `docs/api.md` documents them.
 
+use blokus_core::Colour;
 use blokus_core::PieChoice;
 use serde::{Deserialize, Serialize};
 
@@ -194,7 +195,7 @@ pub enum ServerMsg<'a> {
         /// Number of the event.
         ply: usize,
         /// Colour index.
-        colour: usize,
+        colour: Colour,
         /// Covered cells.
         cells: Vec<String>,
         /// Piece name.
@@ -205,7 +206,7 @@ pub enum ServerMsg<'a> {
         /// Number of the event after which they pass.
         ply: usize,
         /// Colour indices.
-        colours: Vec<usize>,
+        colours: Vec<Colour>,
         /// Colour names.
         names: Vec<String>,
     },

@@ -3,7 +3,7 @@
 
 use blokus_core::piece::{normalize, symmetry_count, transform, PieceDef};
 use blokus_core::variant::Seat as ColourSeat;
-use blokus_core::{GridKind, StartRule, Variant};
+use blokus_core::{GridKind, PlayerId, Side, StartRule, Variant};
 use serde::Serialize;
 
 /// One line of `GET /api/variants`.
@@ -32,7 +32,7 @@ pub struct VariantSummary {
     /// Whether the Polyomino pie rule is used.
     pub pie: bool,
     /// Teams of players, if any.
-    pub teams: Option<Vec<usize>>,
+    pub teams: Option<Vec<Side>>,
 }
 
 /// A piece with its orientations in symmetry order (see [`VariantDetail::pieces`]).
@@ -88,7 +88,7 @@ pub struct VariantDetail {
     pub starts_per_colour: bool,
     /// For each colour, the player who plays it, or `null` for the rotating Green of
     /// `classic_3` (and for the Polyomino colours, which the pie choice assigns).
-    pub colour_player: Vec<Option<usize>>,
+    pub colour_player: Vec<Option<PlayerId>>,
     /// The piece set.
     pub pieces: Vec<PieceInfo>,
     /// Whether every colour draws from one shared set (Hexa).
@@ -103,7 +103,7 @@ pub fn summary(v: &Variant) -> VariantSummary {
                 return format!("player {}", p + 1);
             }
             let names: Vec<&str> = (0..v.colours.len())
-                .filter(|&c| matches!(&v.seats[c], ColourSeat::Player(q) if *q == p))
+                .filter(|&c| matches!(&v.seats[c], ColourSeat::Player(q) if q.index() == p))
                 .map(|c| v.colours[c])
                 .collect();
             let mut s = names.join("+");

@@ -3,6 +3,7 @@
 use blokus_core::notation::{move_cells, piece_name};
 use blokus_core::score::{colour_scores, side_name, side_results, ColourScore};
 use blokus_core::variant::Seat as ColourSeat;
+use blokus_core::{Colour, PlayerId};
 use blokus_core::{Game, GameEvent, PieChoice, RuleOptions, VariantId};
 use serde::Serialize;
 
@@ -34,13 +35,13 @@ pub fn seat_colours(game: &Game, players: usize) -> Vec<Vec<&'static str>> {
     let rules = game.rules();
     let pos = game.position();
     let mut out = vec![Vec::new(); players];
-    for c in 0..rules.num_colours() {
+    for c in Colour::all(rules.num_colours()) {
         let p = match rules.seat(c) {
             ColourSeat::Player(p) if !rules.v().pie => *p,
-            _ => pos.player_of(rules, c).index(),
+            _ => pos.player_of(rules, c),
         };
-        if p < players {
-            out[p].push(rules.colour_name(c));
+        if p.index() < players {
+            out[p.index()].push(rules.colour_name(c));
         }
     }
     out
@@ -53,7 +54,7 @@ pub enum EventView {
     /// A placement.
     Place {
         /// Colour index.
-        colour: usize,
+        colour: Colour,
         /// The player who placed it.
         player: usize,
         /// Covered cells.
@@ -61,7 +62,7 @@ pub enum EventView {
         /// Piece name.
         piece: String,
         /// Colours passed after it.
-        passes: Vec<usize>,
+        passes: Vec<Colour>,
     },
     /// The pie choice.
     Pie {
@@ -132,9 +133,9 @@ pub struct GameView {
     /// Whether the game is over.
     pub over: bool,
     /// Colour to move (`null` when over).
-    pub to_move: Option<usize>,
+    pub to_move: Option<Colour>,
     /// Player to move (`null` when over).
-    pub player_to_move: Option<usize>,
+    pub player_to_move: Option<PlayerId>,
     /// Whether the pie choice is due.
     pub awaiting_pie: bool,
     /// Per cell: owning colour or -1.
@@ -180,7 +181,7 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], facts: RoomFacts<'_>) -> Gam
     let over = game.is_over();
     let owners: Vec<i8> = g
         .cells()
-        .map(|c| pos.owner(c).map_or(-1, |o| o as i8))
+        .map(|c| pos.owner(c).map_or(-1, |o| o.0 as i8))
         .collect();
     let moves = game
         .events()
@@ -216,7 +217,11 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], facts: RoomFacts<'_>) -> Gam
     };
     let npieces = table.pieces().pieces.len();
     let remaining: Vec<Vec<u8>> = (0..rules.num_colours())
-        .map(|c| (0..npieces).map(|p| pos.remaining(rules, c, p)).collect())
+        .map(|c| {
+            (0..npieces)
+                .map(|p| pos.remaining(rules, Colour::new(c), p))
+                .collect()
+        })
         .collect();
     let results = side_results(rules, pos)
         .into_iter()
@@ -252,7 +257,7 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], facts: RoomFacts<'_>) -> Gam
         ply: game.events().len(),
         over,
         to_move,
-        player_to_move: (!over).then(|| pos.player_to_move(rules).index()),
+        player_to_move: (!over).then(|| pos.player_to_move(rules)),
         awaiting_pie: pie && !over,
         owners,
         moves,

@@ -20,6 +20,7 @@
 //! - when the beam dies, the search starts again with a new tie-breaking order derived
 //!   from the seed, so runs are reproducible.
 
+use blokus_core::Colour;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,10 +85,10 @@ const NEAR_STEPS: usize = 2;
 type Scored = (i64, u32, Move);
 
 /// A position of a beam layer with the moves that led to it.
-type Layered = (Position, Vec<(usize, Move)>);
+type Layered = (Position, Vec<(Colour, Move)>);
 
 /// A position of the next beam layer: score, tie-break, position, moves so far.
-type Candidate = (i64, u32, Position, Vec<(usize, Move)>);
+type Candidate = (i64, u32, Position, Vec<(Colour, Move)>);
 
 /// What a position leads to.
 enum Node {
@@ -121,11 +122,11 @@ fn waste(rules: &Rules, pos: &Position, stack: &mut Vec<Cell>) -> usize {
     let g = rules.table().geometry();
     let mut live = *pos.occupied();
     for c in 0..rules.num_colours() {
-        if pos.all_placed(rules, c) {
+        if pos.all_placed(rules, Colour::new(c)) {
             continue;
         }
-        let forbidden = pos.forbidden(c);
-        let mut seen = pos.attach_points(rules, c);
+        let forbidden = pos.forbidden(Colour::new(c));
+        let mut seen = pos.attach_points(rules, Colour::new(c));
         stack.clear();
         stack.extend(seen.iter());
         while let Some(x) = stack.pop() {
@@ -148,12 +149,12 @@ fn likely_waste(rules: &Rules, pos: &Position) -> usize {
     let mut touched = CellSet::EMPTY;
     let mut near = CellSet::EMPTY;
     for c in 0..rules.num_colours() {
-        touched.union_with(pos.forbidden(c));
-        if pos.all_placed(rules, c) {
+        touched.union_with(pos.forbidden(Colour::new(c)));
+        if pos.all_placed(rules, Colour::new(c)) {
             continue;
         }
-        let forbidden = pos.forbidden(c);
-        let mut seen = pos.attach_points(rules, c);
+        let forbidden = pos.forbidden(Colour::new(c));
+        let mut seen = pos.attach_points(rules, Colour::new(c));
         let mut layer: Vec<Cell> = seen.iter().collect();
         for _ in 0..NEAR_STEPS {
             let mut next = Vec::new();
@@ -201,7 +202,7 @@ impl Search<'_> {
         let n = self.sizes.len();
         (0..self.rules.num_colours())
             .flat_map(|c| (0..n).map(move |p| (c, p)))
-            .filter(|&(c, p)| pos.remaining(self.rules, c, p) > 0)
+            .filter(|&(c, p)| pos.remaining(self.rules, Colour::new(c), p) > 0)
             .map(|(_, p)| self.sizes[p])
             .max()
             .unwrap_or(0)
@@ -212,7 +213,7 @@ impl Search<'_> {
         (0..self.rules.num_colours())
             .map(|c| {
                 (0..n)
-                    .map(|p| pos.remaining(self.rules, c, p) as usize)
+                    .map(|p| pos.remaining(self.rules, Colour::new(c), p) as usize)
                     .sum::<usize>()
             })
             .sum()
@@ -230,11 +231,11 @@ impl Search<'_> {
         let mut best: Option<(usize, usize, usize)> = None;
         let mut per_piece = vec![0usize; npieces];
         for c in 0..rules.num_colours() {
-            if pos.all_placed(rules, c) {
+            if pos.all_placed(rules, Colour::new(c)) {
                 continue;
             }
             let own_max = (0..npieces)
-                .filter(|&p| pos.remaining(rules, c, p) > 0)
+                .filter(|&p| pos.remaining(rules, Colour::new(c), p) > 0)
                 .map(|p| self.sizes[p])
                 .max()
                 .unwrap_or(0);
@@ -242,7 +243,7 @@ impl Search<'_> {
                 continue;
             }
             per_piece.iter_mut().for_each(|x| *x = 0);
-            let _ = pos.for_each_legal::<()>(rules, c, |m| {
+            let _ = pos.for_each_legal::<()>(rules, Colour::new(c), |m| {
                 per_piece[rules.table().info(m).piece as usize] += 1;
                 ControlFlow::Continue(())
             });
@@ -262,7 +263,10 @@ impl Search<'_> {
             };
             let mut any = false;
             for (p, &count) in per_piece.iter().enumerate() {
-                if self.sizes[p] != size || pos.remaining(rules, c, p) == 0 || count == 0 {
+                if self.sizes[p] != size
+                    || pos.remaining(rules, Colour::new(c), p) == 0
+                    || count == 0
+                {
                     continue;
                 }
                 any = true;
@@ -280,10 +284,10 @@ impl Search<'_> {
             return Node::Dead;
         };
         let mut scored: Vec<Scored> = Vec::new();
-        let _ = pos.for_each_legal::<()>(rules, colour, |m| {
+        let _ = pos.for_each_legal::<()>(rules, Colour::new(colour), |m| {
             if rules.table().info(m).piece as usize == piece {
                 let mut next = pos.clone();
-                next.place(rules, colour, m);
+                next.place(rules, Colour::new(colour), m);
                 if waste(rules, &next, &mut self.flood) <= self.spare {
                     let score = likely_waste(rules, &next) as i64
                         - CONTACT_WEIGHT * contacts(rules, pos, m) as i64;
@@ -316,7 +320,7 @@ impl Search<'_> {
     fn dfs(
         &mut self,
         pos: &Position,
-        moves: &mut Vec<(usize, Move)>,
+        moves: &mut Vec<(Colour, Move)>,
         budget: &mut u64,
     ) -> ControlFlow<bool> {
         match self.expand(pos) {
@@ -329,8 +333,8 @@ impl Search<'_> {
                     }
                     *budget -= 1;
                     let mut next = pos.clone();
-                    next.place(self.rules, colour, m);
-                    moves.push((colour, m));
+                    next.place(self.rules, Colour::new(colour), m);
+                    moves.push((Colour::new(colour), m));
                     self.dfs(&next, moves, budget)?;
                     moves.pop();
                 }
@@ -344,7 +348,7 @@ impl Search<'_> {
         &mut self,
         mut layer: Vec<Layered>,
         midway: &mut Option<Vec<Layered>>,
-    ) -> ControlFlow<(), Option<Vec<(usize, Move)>>> {
+    ) -> ControlFlow<(), Option<Vec<(Colour, Move)>>> {
         // Earlier layers kept for a second chance, nearest the endgame first.
         let mut saved: Vec<Vec<Layered>> = Vec::new();
         loop {
@@ -373,12 +377,12 @@ impl Search<'_> {
                         for (score, tie, m) in list.into_iter().take(CHILDREN) {
                             self.count_node(moves.len() + 1)?;
                             let mut p = pos.clone();
-                            p.place(self.rules, colour, m);
+                            p.place(self.rules, Colour::new(colour), m);
                             if !seen.insert(p.clone()) {
                                 continue;
                             }
                             let mut mv = moves.clone();
-                            mv.push((colour, m));
+                            mv.push((Colour::new(colour), m));
                             next.push((score, tie, p, mv));
                         }
                     }
@@ -395,7 +399,7 @@ impl Search<'_> {
 
     /// Depth-first searches from each position of a layer, with [`ENDGAME_BUDGET`]
     /// nodes each; `Break` when out of nodes.
-    fn finish(&mut self, layer: &[Layered]) -> ControlFlow<(), Option<Vec<(usize, Move)>>> {
+    fn finish(&mut self, layer: &[Layered]) -> ControlFlow<(), Option<Vec<(Colour, Move)>>> {
         for (pos, moves) in layer {
             let mut moves = moves.clone();
             let mut budget = ENDGAME_BUDGET;
@@ -418,10 +422,10 @@ impl Search<'_> {
 /// rules, or `None` when the node limit is reached first.
 pub fn solve_from(
     rules: &Rules,
-    prefix: &[(usize, Move)],
+    prefix: &[(Colour, Move)],
     options: FillOptions,
     progress: &mut dyn FnMut(&FillStats),
-) -> (Option<Vec<(usize, Move)>>, FillStats) {
+) -> (Option<Vec<(Colour, Move)>>, FillStats) {
     solve_from_until(rules, prefix, options, &AtomicBool::new(false), progress)
 }
 
@@ -429,11 +433,11 @@ pub fn solve_from(
 /// thread.
 pub fn solve_from_until(
     rules: &Rules,
-    prefix: &[(usize, Move)],
+    prefix: &[(Colour, Move)],
     options: FillOptions,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&FillStats),
-) -> (Option<Vec<(usize, Move)>>, FillStats) {
+) -> (Option<Vec<(Colour, Move)>>, FillStats) {
     let mut stats = FillStats::default();
     // Boards that look the same after a quarter turn are far quicker to find where the
     // rules allow them (`all_84`). (Half-turn boards, searched the same way with two
@@ -448,7 +452,7 @@ pub fn solve_from_until(
     }
     let mut start = Position::new(rules);
     for &(c, m) in prefix {
-        start.place(rules, c, m);
+        start.place(rules, Colour::new(c.index()), m);
     }
     let set = rules.table().pieces();
     let sizes: Vec<usize> = set.pieces.iter().map(|p| p.size).collect();
@@ -492,6 +496,6 @@ pub fn solve(
     rules: &Rules,
     options: FillOptions,
     progress: &mut dyn FnMut(&FillStats),
-) -> (Option<Vec<(usize, Move)>>, FillStats) {
+) -> (Option<Vec<(Colour, Move)>>, FillStats) {
     solve_from(rules, &[], options, progress)
 }

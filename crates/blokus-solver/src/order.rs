@@ -11,6 +11,7 @@
 //! whatever is legal now never gets stuck. With `decreasing`, the pieces go by size class
 //! (largest first), greedily within each class.
 
+use blokus_core::Colour;
 use blokus_core::{Move, Position, Rules};
 
 /// Orders `board` (every placement of the finished board, as (colour, move)) so that
@@ -24,18 +25,18 @@ use blokus_core::{Move, Position, Rules};
 /// would have to follow the prefix's last, smaller one).
 pub(crate) fn legal_order(
     rules: &Rules,
-    prefix: &[(usize, Move)],
-    board: &[(usize, Move)],
+    prefix: &[(Colour, Move)],
+    board: &[(Colour, Move)],
     decreasing: bool,
-) -> Option<Vec<(usize, Move)>> {
+) -> Option<Vec<(Colour, Move)>> {
     let table = rules.table();
     let size = |m: Move| table.info(m).cells().len();
-    let mut rest: Vec<(usize, Move)> = board.to_vec();
+    let mut rest: Vec<(Colour, Move)> = board.to_vec();
     let mut pos = Position::new(rules);
     for &(c, m) in prefix {
         let i = rest.iter().position(|&x| x == (c, m))?;
         rest.swap_remove(i);
-        pos.place(rules, c, m);
+        pos.place(rules, Colour::new(c.index()), m);
     }
     // Largest first, then by colour and move so the result does not depend on the
     // order `board` came in.
@@ -59,13 +60,13 @@ pub(crate) fn legal_order(
         loop {
             let c = turn % colours;
             turn += 1;
-            let pick = rest
-                .iter()
-                .position(|&(pc, m)| pc == c && size(m) >= class && pos.is_legal(rules, c, m));
+            let pick = rest.iter().position(|&(pc, m)| {
+                pc == Colour::new(c) && size(m) >= class && pos.is_legal(rules, Colour::new(c), m)
+            });
             match pick {
                 Some(i) => {
                     let (pc, m) = rest.remove(i);
-                    pos.place(rules, pc, m);
+                    pos.place(rules, Colour::new(pc.index()), m);
                     out.push((pc, m));
                     last = size(m);
                     idle = 0;
@@ -100,9 +101,12 @@ mod tests {
     fn orders_a_shuffled_board_legally() {
         let r = classic();
         // Blue: a monomino in its corner, then a domino touching it at a corner.
-        let board = vec![(0, mv(&r, "b19,c19")), (0, mv(&r, "a20"))];
+        let board = vec![(Colour(0), mv(&r, "b19,c19")), (Colour(0), mv(&r, "a20"))];
         let order = legal_order(&r, &[], &board, false).unwrap();
-        assert_eq!(order, vec![(0, mv(&r, "a20")), (0, mv(&r, "b19,c19"))]);
+        assert_eq!(
+            order,
+            vec![(Colour(0), mv(&r, "a20")), (Colour(0), mv(&r, "b19,c19"))]
+        );
         // Decreasing: the domino must come first, and cannot (it misses the corner).
         assert!(legal_order(&r, &[], &board, true).is_none());
     }
@@ -110,9 +114,9 @@ mod tests {
     #[test]
     fn refuses_disconnected_pieces_and_foreign_prefixes() {
         let r = classic();
-        let board = vec![(0, mv(&r, "a20")), (0, mv(&r, "e15"))];
+        let board = vec![(Colour(0), mv(&r, "a20")), (Colour(0), mv(&r, "e15"))];
         assert!(legal_order(&r, &[], &board, false).is_none());
-        let board = vec![(0, mv(&r, "a20"))];
-        assert!(legal_order(&r, &[(1, mv(&r, "t20"))], &board, false).is_none());
+        let board = vec![(Colour(0), mv(&r, "a20"))];
+        assert!(legal_order(&r, &[(Colour(1), mv(&r, "t20"))], &board, false).is_none());
     }
 }

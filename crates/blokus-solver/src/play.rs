@@ -2,6 +2,7 @@
 //! and hints (the next piece of a solution extending them).
 
 use blokus_core::notation::{parse_move, piece_name};
+use blokus_core::Colour;
 use blokus_core::{BoardShape, Game, Move, MoveTable, PieceSetId};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
@@ -67,7 +68,7 @@ pub enum Hint {
 /// every Classic placement in the rectangle.
 struct TilingPosition {
     table: std::sync::Arc<MoveTable>,
-    moves: Vec<(usize, Move)>,
+    moves: Vec<(Colour, Move)>,
 }
 
 fn colour_index(name: Option<&str>, i: usize) -> Result<usize, Refusal> {
@@ -149,7 +150,7 @@ fn check_tiling(
                 }
             }
         }
-        moves.push((colour, m));
+        moves.push((Colour::new(colour), m));
     }
     Ok(TilingPosition { table, moves })
 }
@@ -181,7 +182,7 @@ fn check_board(
             ));
         }
         last_size = size;
-        game.play_for(colour, m)
+        game.play_for(Colour::new(colour), m)
             .map_err(|e| refuse(i, e.to_string()))?;
     }
     Ok(game)
@@ -311,7 +312,7 @@ pub fn complete(
     }
     if let Some(rules) = info.rules() {
         let game = check_board(info, form, placements)?;
-        let prefix: Vec<(usize, Move)> = game.moves().collect();
+        let prefix: Vec<(Colour, Move)> = game.moves().collect();
         let options = FillOptions {
             decreasing: form.decreasing,
             seed,
@@ -325,7 +326,7 @@ pub fn complete(
                 moves
                     .iter()
                     .map(|&(c, m)| PlacementOut {
-                        colour: Some(rules.colour_name(c).to_string()),
+                        colour: Some(rules.colour_name(Colour::new(c.index())).to_string()),
                         piece: piece_name(rules.table(), m).to_string(),
                         cells: blokus_core::notation::move_cells(rules.table(), m),
                     })
@@ -349,7 +350,7 @@ pub fn complete(
         let p = engine
             .find_place(&xy)
             .ok_or_else(|| refuse(i, "this placement does not fit the puzzle"))?;
-        prefix.push((p, colour as u8));
+        prefix.push((p, colour.0));
     }
     Ok(
         match engine.solve_from(&prefix, limits.max_nodes, &mut |_| {}).0 {

@@ -1,6 +1,7 @@
 //! The named puzzles of SPEC 7, their forms, and one solution format for all of them.
 
 use blokus_core::geometry::column_name;
+use blokus_core::Colour;
 use blokus_core::{Move, Rules};
 use serde::{Deserialize, Serialize};
 
@@ -213,7 +214,7 @@ pub enum Solution {
         /// The rules.
         rules: Rules,
         /// (colour, move) in order.
-        moves: Vec<(usize, Move)>,
+        moves: Vec<(Colour, Move)>,
     },
 }
 
@@ -239,7 +240,7 @@ impl Solution {
             Solution::Board { rules, moves } => moves
                 .iter()
                 .map(|&(c, m)| PlacementOut {
-                    colour: Some(rules.colour_name(c).to_string()),
+                    colour: Some(rules.colour_name(Colour::new(c.index())).to_string()),
                     piece: blokus_core::notation::piece_name(rules.table(), m).to_string(),
                     cells: blokus_core::notation::move_cells(rules.table(), m),
                 })
@@ -258,7 +259,7 @@ impl Solution {
         };
         let mut game = blokus_core::Game::new(rules.clone());
         for &(c, m) in moves {
-            if let Err(e) = game.play_for(c, m) {
+            if let Err(e) = game.play_for(Colour::new(c.index()), m) {
                 return Some(Err(e));
             }
         }

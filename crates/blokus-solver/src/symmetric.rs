@@ -29,6 +29,7 @@
 //! board's edge or covered cells most are tried first. Search times have a heavy tail, so attempts restart with a reshuffled
 //! order after a node budget that grows slowly.
 
+use blokus_core::Colour;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use blokus_core::movetable::MAX_PIECE_SIZE;
@@ -684,14 +685,19 @@ impl<'a> Search<'a> {
 
     /// Forces the prefix's placements (each mapped back to its base colour). `false`
     /// if they do not fit one symmetric board.
-    fn force(&mut self, prefix: &[(usize, Move)]) -> bool {
+    fn force(&mut self, prefix: &[(Colour, Move)]) -> bool {
         for &(colour, m) in prefix {
             let Some((b, j)) = self
                 .sym
                 .colour_of
                 .iter()
                 .enumerate()
-                .find_map(|(b, cycle)| cycle.iter().position(|&c| c == colour).map(|j| (b, j)))
+                .find_map(|(b, cycle)| {
+                    cycle
+                        .iter()
+                        .position(|&c| c == colour.index())
+                        .map(|j| (b, j))
+                })
             else {
                 return false;
             };
@@ -718,13 +724,13 @@ impl<'a> Search<'a> {
     }
 
     /// Every placement of the board found, for all colours.
-    fn board(&self) -> Vec<(usize, Move)> {
+    fn board(&self) -> Vec<(Colour, Move)> {
         let mut out = Vec::new();
         for &r in &self.placed {
             let row = self.rows[r as usize];
             for j in 0..self.sym.order {
                 let colour = self.sym.colour_of[row.base as usize][j];
-                out.push((colour, self.sym.turn(self.rules, row.mv, j)));
+                out.push((Colour::new(colour), self.sym.turn(self.rules, row.mv, j)));
             }
         }
         out
@@ -734,7 +740,7 @@ impl<'a> Search<'a> {
 /// What a symmetric search found.
 pub(crate) enum Outcome {
     /// A solution, in a legal order starting with the prefix.
-    Found(Vec<(usize, Move)>),
+    Found(Vec<(Colour, Move)>),
     /// No symmetric board extends the prefix (proven).
     None,
     /// The node limit was reached.
@@ -746,7 +752,7 @@ pub(crate) enum Outcome {
 pub(crate) fn solve(
     rules: &Rules,
     sym: &Symmetry,
-    prefix: &[(usize, Move)],
+    prefix: &[(Colour, Move)],
     options: FillOptions,
     stop: &AtomicBool,
     stats: &mut FillStats,
@@ -849,7 +855,7 @@ mod tests {
             max_nodes: 0,
         };
         // Yellow's first piece is not blue's turned: no symmetric board has both.
-        let bad = [(0, mv(&r, "a20")), (1, mv(&r, "s20,t20"))];
+        let bad = [(Colour(0), mv(&r, "a20")), (Colour(1), mv(&r, "s20,t20"))];
         let mut stats = FillStats::default();
         assert!(matches!(
             solve(
@@ -865,7 +871,7 @@ mod tests {
         ));
         // Blue's V5 in its corner and yellow's copy: the solution starts with them.
         let v5 = mv(&r, "a20,b20,c20,a19,a18");
-        let good = [(0, v5), (1, sym.turn(&r, v5, 1))];
+        let good = [(Colour(0), v5), (Colour(1), sym.turn(&r, v5, 1))];
         let Outcome::Found(moves) = solve(
             &r,
             &sym,

@@ -1,6 +1,7 @@
 //! One search thread: selection with priors and RAVE, expansion, a guided playout,
 //! back-propagation of a value per side.
 
+use blokus_core::Colour;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -188,7 +189,7 @@ impl Searcher {
         self.root_recent.clear();
         for e in events.iter().rev() {
             if let GameEvent::Place { colour, mv } = *e {
-                self.root_recent.insert(0, (colour, mv));
+                self.root_recent.insert(0, (colour.index(), mv));
                 if self.root_recent.len() == RECENT_KEPT {
                     break;
                 }
@@ -271,7 +272,7 @@ impl Searcher {
         let mut idx = self.tree.root;
         let mut ply = 0usize;
         loop {
-            let colour = pos.to_move() as u8;
+            let colour = pos.to_move().0;
             self.path.push((idx, colour));
             if pos.is_over() {
                 break;
@@ -313,10 +314,10 @@ impl Searcher {
                 .expect("pie pending"),
             a => {
                 let colour = pos.to_move();
-                let k = colour * ctx.rules.table().len() + a as usize;
+                let k = colour.index() * ctx.rules.table().len() + a as usize;
                 self.stamp[k] = self.sim_id;
                 self.stamp_ply[k] = ply as u16;
-                self.recent.push((colour, Move::new(a as usize)));
+                self.recent.push((colour.index(), Move::new(a as usize)));
                 pos.play(&ctx.rules, Move::new(a as usize));
             }
         }
@@ -397,7 +398,7 @@ impl Searcher {
             self.tree.nodes.push(Node::new(PIE_SWAP, side, q));
         } else {
             let colour = pos.to_move();
-            let side = ctx.side_of_mover(pos, colour);
+            let side = ctx.side_of_mover(pos, colour).index();
             let scorer = MoveScorer::new(ctx, pos);
             self.scratch.clear();
             let scratch = &mut self.scratch;
@@ -405,7 +406,7 @@ impl Searcher {
                 scratch.push((m, scorer.prior_score(m)));
                 std::ops::ControlFlow::Continue(())
             });
-            prune(ctx, pos, colour, &mut self.scratch);
+            prune(ctx, pos, colour.index(), &mut self.scratch);
             if idx == self.tree.root && pos.moves_played() >= 2 && scorer.facing_mirror() {
                 restrict_against_mirror(&scorer, &mut self.scratch);
             }
@@ -477,7 +478,7 @@ fn by_prior(a: &(Move, f32), b: &(Move, f32)) -> std::cmp::Ordering {
 
 /// In a colour's first placements only its biggest pieces are worth searching.
 fn prune(ctx: &Context, pos: &Position, colour: usize, moves: &mut Vec<(Move, f32)>) {
-    if pos.pieces_placed(colour) >= 4 || moves.len() < 2 {
+    if pos.pieces_placed(Colour::new(colour)) >= 4 || moves.len() < 2 {
         return;
     }
     let t = ctx.rules.table();

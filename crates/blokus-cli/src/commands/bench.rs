@@ -4,6 +4,7 @@
 //! machines are shared) does not decide it. Criterion benches (`cargo bench`) give the
 //! detailed numbers; this command gives a user the same figures from the binary.
 
+use blokus_core::Colour;
 use std::io::Write;
 use std::time::Instant;
 
@@ -99,7 +100,7 @@ fn measure_flat(rules: &Rules, seconds: f64) -> Figures {
         rules.v().id.to_string(),
         seconds,
         |rng| scratch.run(rules, &mut start.clone(), rng),
-        || start.legal_moves(rules, 0).len(),
+        || start.legal_moves(rules, Colour(0)).len(),
     )
 }
 

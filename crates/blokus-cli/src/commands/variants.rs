@@ -29,7 +29,7 @@ fn teams(v: &VariantData) -> Option<Vec<Vec<&'static str>>> {
     let mut out = vec![Vec::new(); v.num_sides()];
     for (c, seat) in v.seats.iter().enumerate() {
         if let blokus_core::variant::Seat::Player(p) = seat {
-            out[teams[*p]].push(v.colours[c]);
+            out[teams[p.index()].index()].push(v.colours[c]);
         }
     }
     Some(out)

@@ -17,6 +17,7 @@
 //! `trigon_3`: if its moves break one of those rules, it is read again with them off.
 
 use crate::game::{Game, GameError, GameEvent};
+use crate::ids::Colour;
 use crate::movetable::Move;
 use crate::notation;
 use crate::position::PieChoice;
@@ -54,16 +55,16 @@ pub fn read(text: &str) -> Result<Game, RecordError> {
 
 /// The SGF property identifier of a colour's moves: `B`/`W` with two colours, else
 /// `1`..`4`.
-pub fn move_prop(rules: &Rules, colour: usize) -> String {
+pub fn move_prop(rules: &Rules, colour: Colour) -> String {
     if rules.num_colours() == 2 {
-        ["B", "W"][colour].to_string()
+        ["B", "W"][colour.index()].to_string()
     } else {
-        (colour + 1).to_string()
+        (colour.index() + 1).to_string()
     }
 }
 
 /// The SGF property identifier of a colour's setup pieces: `AB`/`AW` or `A1`..`A4`.
-pub fn setup_prop(rules: &Rules, colour: usize) -> String {
+pub fn setup_prop(rules: &Rules, colour: Colour) -> String {
     format!("A{}", move_prop(rules, colour))
 }
 
@@ -104,7 +105,7 @@ pub fn to_tree(game: &Game, extra_root: &[Property]) -> GameTree {
         root.push(Property::new("RE", result_text(rules, game.position())));
     }
     if !game.setup().is_empty() {
-        for c in 0..rules.num_colours() {
+        for c in Colour::all(rules.num_colours()) {
             let pieces: Vec<String> = game
                 .setup()
                 .iter()
@@ -115,7 +116,7 @@ pub fn to_tree(game: &Game, extra_root: &[Property]) -> GameTree {
                 root.push(Property::multi(setup_prop(rules, c), pieces));
             }
         }
-        let first = game.position_at(0).map_or(0, |p| p.to_move());
+        let first = game.position_at(0).map_or(Colour(0), |p| p.to_move());
         root.push(Property::new("PL", move_prop(rules, first)));
     }
     let mut nodes = vec![root];
@@ -197,26 +198,27 @@ pub fn from_tree(tree: &GameTree) -> Result<Game, RecordError> {
 }
 
 /// The colour a move property names, if it is one.
-fn move_colour(rules: &Rules, id: &str) -> Option<usize> {
+fn move_colour(rules: &Rules, id: &str) -> Option<Colour> {
     let n = rules.num_colours();
     if n == 2 {
         return match id {
-            "B" | "1" => Some(0),
-            "W" | "2" => Some(1),
+            "B" | "1" => Some(Colour(0)),
+            "W" | "2" => Some(Colour(1)),
             _ => None,
         };
     }
     if let Ok(k) = id.parse::<usize>() {
-        return (1..=n).contains(&k).then(|| k - 1);
+        return (1..=n).contains(&k).then(|| Colour::new(k - 1));
     }
     // Property names of very old files.
     ["BLUE", "YELLOW", "RED", "GREEN"][..n]
         .iter()
         .position(|c| *c == id)
+        .map(Colour::new)
 }
 
 /// The colour a setup property adds pieces of, if it is one.
-fn setup_colour(rules: &Rules, id: &str) -> Option<usize> {
+fn setup_colour(rules: &Rules, id: &str) -> Option<Colour> {
     id.strip_prefix('A')
         .and_then(|rest| move_colour(rules, rest))
 }
@@ -232,8 +234,8 @@ fn bracket(id: &str, values: &[String]) -> String {
 }
 
 fn replay(rules: Rules, nodes: &[&Node]) -> Result<Game, RecordError> {
-    let mut setup: Vec<(usize, Move, String)> = Vec::new();
-    let mut to_move: Option<usize> = None;
+    let mut setup: Vec<(Colour, Move, String)> = Vec::new();
+    let mut to_move: Option<Colour> = None;
     let mut game: Option<Game> = None;
     let mut number = 0;
     for node in nodes {
@@ -340,8 +342,8 @@ fn replay(rules: Rules, nodes: &[&Node]) -> Result<Game, RecordError> {
 fn apply_setup(
     rules: &Rules,
     p: &Property,
-    setup: &mut Vec<(usize, Move, String)>,
-    to_move: &mut Option<usize>,
+    setup: &mut Vec<(Colour, Move, String)>,
+    to_move: &mut Option<Colour>,
 ) -> Result<(), RecordError> {
     let id = p.id.as_str();
     if id == "PL" {
@@ -446,7 +448,7 @@ mod tests {
         let text = "(;GM[Blokus Duo]AB[e8,e9,f9,d10,e10][g6,f7,g7,h7,g8]AW[i4,h5,i5,j5,i6][j7,j8,j9,k9,j10]PL[W])";
         let g = read(text).unwrap();
         assert_eq!(g.setup().len(), 4);
-        assert_eq!(g.to_move(), 1);
+        assert_eq!(g.to_move(), Colour(1));
         let again = read(&write(&g)).unwrap();
         assert_eq!(again.position(), g.position());
         let removed = read("(;GM[Blokus Duo]AB[e8,e9,f9,d10,e10]AE[e8,e9,f9,d10,e10])").unwrap();

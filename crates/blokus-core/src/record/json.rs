@@ -74,7 +74,7 @@ enum Event {
     },
 }
 
-fn piece_json(rules: &Rules, colour: usize, mv: crate::Move) -> Piece {
+fn piece_json(rules: &Rules, colour: crate::Colour, mv: crate::Move) -> Piece {
     let t = rules.table();
     Piece {
         colour: rules.colour_name(colour).to_string(),
@@ -117,7 +117,9 @@ pub fn to_json(game: &Game) -> serde_json::Value {
             })
         })
         .collect();
-    let first = game.position_at(0).map_or(0, |p| p.to_move());
+    let first = game
+        .position_at(0)
+        .map_or(crate::Colour(0), |p| p.to_move());
     let record = Record {
         format: Some(FORMAT.into()),
         version: Some(VERSION),
@@ -141,7 +143,7 @@ pub fn to_json(game: &Game) -> serde_json::Value {
     serde_json::to_value(record).unwrap_or(serde_json::Value::Null)
 }
 
-fn colour(rules: &Rules, field: &str, name: &str) -> Result<usize, RecordError> {
+fn colour(rules: &Rules, field: &str, name: &str) -> Result<crate::Colour, RecordError> {
     rules
         .parse_colour(name)
         .ok_or_else(|| RecordError::Property {

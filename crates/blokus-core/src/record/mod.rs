@@ -158,10 +158,10 @@ pub fn rewind_to_move(game: &mut crate::Game, moves: usize) {
 /// Each entry is (colour, placement, the piece as written for error messages).
 fn start_game(
     rules: Rules,
-    setup: Vec<(usize, crate::Move, String)>,
-    to_move: Option<usize>,
+    setup: Vec<(crate::Colour, crate::Move, String)>,
+    to_move: Option<crate::Colour>,
 ) -> Result<crate::Game, RecordError> {
-    if setup.is_empty() && matches!(to_move, None | Some(0)) {
+    if setup.is_empty() && matches!(to_move, None | Some(crate::Colour(0))) {
         return Ok(crate::Game::new(rules));
     }
     let t = rules.table();
@@ -187,7 +187,11 @@ fn start_game(
         pos.place(&rules, *colour, *mv);
     }
     let setup = setup.into_iter().map(|(c, m, _)| (c, m)).collect();
-    Ok(crate::Game::with_setup(rules, setup, to_move.unwrap_or(0)))
+    Ok(crate::Game::with_setup(
+        rules,
+        setup,
+        to_move.unwrap_or(crate::Colour(0)),
+    ))
 }
 
 #[cfg(test)]
