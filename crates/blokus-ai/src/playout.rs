@@ -366,16 +366,16 @@ mod tests {
             let c = pos.to_move();
             playouts.num_recent = 0;
             for &(o, m) in &recent[recent.len().saturating_sub(RECENT)..] {
-                playouts.remember(o, m);
+                playouts.remember(o.index(), m);
             }
-            playouts.mark_local(&ctx, &pos, c);
+            playouts.mark_local(&ctx, &pos, c.index());
             if playouts.hot.is_empty() {
                 playouts.clear_local();
                 continue;
             }
             let shared: Vec<Cell> = playouts.hot.iter().map(|h| h.0).collect();
             tries += 1;
-            if let Some(m) = playouts.choose(&ctx, &pos, c, &mut rng) {
+            if let Some(m) = playouts.choose(&ctx, &pos, c.index(), &mut rng) {
                 let cells = rules.table().info(m).cells();
                 if cells.iter().any(|k| shared.contains(k)) {
                     local_replies += 1;

@@ -262,7 +262,7 @@ impl Engine {
             "p" => {
                 nargs(1, usize::MAX)?;
                 let colour = self.game.to_move();
-                self.play(Colour::new(colour.index()), &args.join(" "))
+                self.play(colour, &args.join(" "))
             }
             "undo" => {
                 nargs(0, 0)?;
@@ -313,7 +313,7 @@ impl Engine {
             "g" => {
                 nargs(0, 0)?;
                 let colour = self.game.to_move();
-                self.genmove(Colour::new(colour.index()), true)
+                self.genmove(colour, true)
             }
             _ => Err(format!("unknown command '{command}'")),
         }
@@ -398,7 +398,7 @@ impl Engine {
         let mv = notation::parse_move(self.game.rules().table(), text)
             .map_err(|e| format!("invalid move: {e}"))?;
         self.game
-            .play_for(Colour::new(colour.index()), mv)
+            .play_for(colour, mv)
             .map(|_| String::new())
             .map_err(|e| match e {
                 GameError::Illegal { message, .. } => format!("illegal move: {message}"),
@@ -412,7 +412,7 @@ impl Engine {
         }
         let t = self.game.rules().table();
         self.game
-            .legal_moves_of(Colour::new(colour.index()))
+            .legal_moves_of(colour)
             .into_iter()
             .map(|m| notation::format_move(t, m))
             .collect::<Vec<_>>()
@@ -434,11 +434,11 @@ impl Engine {
     fn place_of(&self, colour: Colour) -> CmdResult {
         let rules = self.game.rules();
         let pos = self.game.position();
-        let side = score::side_of_colour(rules, pos, blokus_core::Colour::new(colour.index()))
+        let side = score::side_of_colour(rules, pos, colour)
             .ok_or_else(|| {
                 format!(
                     "the score of {} is not counted",
-                    rules.colour_name(Colour::new(colour.index()))
+                    rules.colour_name(colour)
                 )
             })?;
         let results = score::side_results(rules, pos);
@@ -596,15 +596,15 @@ impl Engine {
         if !self
             .game
             .position()
-            .has_legal_move(&rules, Colour::new(colour.index()))
+            .has_legal_move(&rules, colour)
         {
             return Ok("pass".into());
         }
         // Out of turn, the player sees the same placements with `colour` to move.
-        let view = (self.game.to_move() != Colour::new(colour.index())).then(|| {
+        let view = (self.game.to_move() != colour).then(|| {
             let mut setup: Vec<_> = self.game.setup().to_vec();
             setup.extend(self.game.moves());
-            Game::with_setup(rules.clone(), setup, Colour::new(colour.index()))
+            Game::with_setup(rules.clone(), setup, colour)
         });
         let seen = view.as_ref().unwrap_or(&self.game);
         let mv = match player.decide(seen, budget) {
@@ -613,7 +613,7 @@ impl Engine {
             // Resigning is off or not possible here: play on with the one-move heuristic.
             Decision::Resign => match blokus_ai::GreedyPlayer::new(0).decide(seen, budget) {
                 Decision::Place(mv) => mv,
-                _ => self.game.legal_moves_of(Colour::new(colour.index()))[0],
+                _ => self.game.legal_moves_of(colour)[0],
             },
             Decision::Pie(_) => return Err("player made a pie choice where a move is due".into()),
         };
@@ -621,14 +621,14 @@ impl Engine {
         if let Err(reason) =
             self.game
                 .position()
-                .check_placement(&rules, Colour::new(colour.index()), mv)
+                .check_placement(&rules, colour, mv)
         {
             let why = blokus_core::position::IllegalDisplay(&reason, &rules).to_string();
             return Err(format!("player generated illegal move {text}: {why}"));
         }
         if play {
             self.game
-                .play_for(Colour::new(colour.index()), mv)
+                .play_for(colour, mv)
                 .map_err(|e| e.to_string())?;
         }
         Ok(text)

@@ -452,7 +452,7 @@ pub fn solve_from_until(
     }
     let mut start = Position::new(rules);
     for &(c, m) in prefix {
-        start.place(rules, Colour::new(c.index()), m);
+        start.place(rules, c, m);
     }
     let set = rules.table().pieces();
     let sizes: Vec<usize> = set.pieces.iter().map(|p| p.size).collect();

@@ -36,7 +36,7 @@ pub(crate) fn legal_order(
     for &(c, m) in prefix {
         let i = rest.iter().position(|&x| x == (c, m))?;
         rest.swap_remove(i);
-        pos.place(rules, Colour::new(c.index()), m);
+        pos.place(rules, c, m);
     }
     // Largest first, then by colour and move so the result does not depend on the
     // order `board` came in.
@@ -66,7 +66,7 @@ pub(crate) fn legal_order(
             match pick {
                 Some(i) => {
                     let (pc, m) = rest.remove(i);
-                    pos.place(rules, Colour::new(pc.index()), m);
+                    pos.place(rules, pc, m);
                     out.push((pc, m));
                     last = size(m);
                     idle = 0;

@@ -326,7 +326,7 @@ pub fn complete(
                 moves
                     .iter()
                     .map(|&(c, m)| PlacementOut {
-                        colour: Some(rules.colour_name(Colour::new(c.index())).to_string()),
+                        colour: Some(rules.colour_name(c).to_string()),
                         piece: piece_name(rules.table(), m).to_string(),
                         cells: blokus_core::notation::move_cells(rules.table(), m),
                     })

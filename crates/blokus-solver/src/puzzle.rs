@@ -240,7 +240,7 @@ impl Solution {
             Solution::Board { rules, moves } => moves
                 .iter()
                 .map(|&(c, m)| PlacementOut {
-                    colour: Some(rules.colour_name(Colour::new(c.index())).to_string()),
+                    colour: Some(rules.colour_name(c).to_string()),
                     piece: blokus_core::notation::piece_name(rules.table(), m).to_string(),
                     cells: blokus_core::notation::move_cells(rules.table(), m),
                 })
@@ -259,7 +259,7 @@ impl Solution {
         };
         let mut game = blokus_core::Game::new(rules.clone());
         for &(c, m) in moves {
-            if let Err(e) = game.play_for(Colour::new(c.index()), m) {
+            if let Err(e) = game.play_for(c, m) {
                 return Some(Err(e));
             }
         }
