@@ -435,12 +435,7 @@ impl Engine {
         let rules = self.game.rules();
         let pos = self.game.position();
         let side = score::side_of_colour(rules, pos, colour)
-            .ok_or_else(|| {
-                format!(
-                    "the score of {} is not counted",
-                    rules.colour_name(colour)
-                )
-            })?;
+            .ok_or_else(|| format!("the score of {} is not counted", rules.colour_name(colour)))?;
         let results = score::side_results(rules, pos);
         let place = results[side.index()].place;
         let shared = results.iter().any(|r| r.side != side && r.place == place);
@@ -593,11 +588,7 @@ impl Engine {
             .into());
         }
         let rules = self.game.rules().clone();
-        if !self
-            .game
-            .position()
-            .has_legal_move(&rules, colour)
-        {
+        if !self.game.position().has_legal_move(&rules, colour) {
             return Ok("pass".into());
         }
         // Out of turn, the player sees the same placements with `colour` to move.
@@ -618,18 +609,12 @@ impl Engine {
             Decision::Pie(_) => return Err("player made a pie choice where a move is due".into()),
         };
         let text = notation::format_move(rules.table(), mv);
-        if let Err(reason) =
-            self.game
-                .position()
-                .check_placement(&rules, colour, mv)
-        {
+        if let Err(reason) = self.game.position().check_placement(&rules, colour, mv) {
             let why = blokus_core::position::IllegalDisplay(&reason, &rules).to_string();
             return Err(format!("player generated illegal move {text}: {why}"));
         }
         if play {
-            self.game
-                .play_for(colour, mv)
-                .map_err(|e| e.to_string())?;
+            self.game.play_for(colour, mv).map_err(|e| e.to_string())?;
         }
         Ok(text)
     }

@@ -3,6 +3,7 @@
 //! two families behind the calls a room makes (play a move text, undo, whose turn,
 //! the stored event texts, the notices and views for clients, the AI's move).
 
+use blokus_core::Colour;
 use std::sync::Arc;
 
 use blokus_ai::cube::cube_player_from_spec;
@@ -257,13 +258,13 @@ impl RoomGame {
                 out.push(
                     ServerMsg::Move {
                         ply: n,
-                        colour,
+                        colour: Colour::new(colour),
                         cells: cube_notation::move_cubes(t, m),
                         piece: t.get(m).stone().name().to_string(),
                     }
                     .text(),
                 );
-                g.outs_after(n)
+                g.outs_after(n).into_iter().map(Colour::new).collect()
             }
         };
         if !passes.is_empty() {
@@ -283,10 +284,10 @@ impl RoomGame {
         out
     }
 
-    fn colour_name(&self, colour: usize) -> &'static str {
+    fn colour_name(&self, colour: Colour) -> &'static str {
         match self {
             RoomGame::Flat(g) => g.rules().colour_name(colour),
-            RoomGame::Cube(g) => g.rules().colour_name(colour),
+            RoomGame::Cube(g) => g.rules().colour_name(colour.index()),
         }
     }
 
