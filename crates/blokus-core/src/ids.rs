@@ -41,12 +41,6 @@ macro_rules! index_type {
             }
         }
 
-        impl std::fmt::Display for $name {
-            /// The 1-based number people use (`player 1` is index 0).
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                write!(f, "{} {}", $what, self.index() + 1)
-            }
-        }
     };
 }
 
@@ -65,6 +59,21 @@ index_type!(
     Side,
     "side"
 );
+
+/// The 1-based number people use (`player 1` is index 0). A colour has no such text:
+/// it is named by its variant (`Rules::colour_name`), and formatting its index by
+/// accident would change stored and wire texts.
+macro_rules! one_based_display {
+    ($name:ident, $what:literal) => {
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{} {}", $what, self.index() + 1)
+            }
+        }
+    };
+}
+one_based_display!(PlayerId, "player");
+one_based_display!(Side, "side");
 
 impl Colour {
     /// The colour after this one in turn order, among `count` colours.

@@ -358,7 +358,8 @@ mod tests {
                 for c in Colour::all(rules.num_colours()) {
                     assert!(
                         !pos.has_legal_move(&rules, c),
-                        "{id}: colour {c} could still move"
+                        "{id}: colour {} could still move",
+                        c.index()
                     );
                 }
             }
@@ -398,7 +399,7 @@ mod tests {
                         let mut list = p.endgame[c].clone();
                         exact.sort();
                         list.sort();
-                        assert_eq!(list, exact, "{id}: endgame list of colour {c}");
+                        assert_eq!(list, exact, "{id}: endgame list of colour {c:?}");
                     }
                     match drawn {
                         Some(m) => {

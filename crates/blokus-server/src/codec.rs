@@ -13,7 +13,11 @@ use blokus_core::{Colour, Game, GameEvent, PieChoice, PlayerId, RuleOptions, Rul
 pub fn encode(game: &Game, e: &GameEvent) -> String {
     match *e {
         GameEvent::Place { colour, mv } => {
-            format!("place {colour} {}", format_move(game.rules().table(), mv))
+            format!(
+                "place {} {}",
+                colour.index(),
+                format_move(game.rules().table(), mv)
+            )
         }
         GameEvent::Pie(PieChoice::Keep) => "pie keep".into(),
         GameEvent::Pie(PieChoice::Swap) => "pie swap".into(),
