@@ -1066,6 +1066,157 @@ test('analysis: finish a game against the AI, request the analysis, see the grap
   await page.close();
 });
 
+// ---- Tournaments (web/event.html, web/events.html) ----
+
+/**
+ * Plays the game on the page to its end: a legal move, by clicks, whenever it is this
+ * browser's turn.
+ * @param {Page} page
+ */
+async function playOut(page) {
+  for (;;) {
+    await page.waitForFunction(() => {
+      const g = window.blokusGame;
+      const s = g?.state();
+      return !!g && !!s && (s.over || (g.myTurn() && !g.sending() && g.legalCount() > 0));
+    }, null, { timeout: 60000 });
+    if (await page.evaluate(() => !!window.blokusGame?.state()?.over)) return;
+    await playSomeMove(page);
+  }
+}
+
+/**
+ * A player's rounds: from the event page, "Play your game" of each round, played to its
+ * end, then back to the event page for the next.
+ * @param {Page} page
+ * @param {string} url the event page
+ * @param {number} rounds
+ */
+async function playRounds(page, url, rounds) {
+  for (let r = 1; r <= rounds; r++) {
+    await page.waitForFunction((r) => (document.querySelector('#my-table')?.textContent || '').includes(`round ${r}, table`), r, { timeout: 60000 });
+    await page.waitForSelector('#my-game');
+    await Promise.all([page.waitForURL(/\/game\/[0-9a-f]{16}$/), page.click('#my-game')]);
+    await page.waitForFunction(() => (window.blokusGame?.state()?.you || []).length === 1);
+    await playOut(page);
+    await page.goto(url);
+  }
+}
+
+test('online tournament: 8-entrant Duo event with 6 bots and 2 people to the final standings', async ({ browser, server }) => {
+  const ca = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const cb = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const a = await ca.newPage();
+  const b = await cb.newPage();
+  // The organiser creates the event: online, 2 rounds, six bots at level 1.
+  await a.goto(`${server.url}/`);
+  await Promise.all([a.waitForURL(/\/events$/), a.click('a[href="/events"]')]);
+  await a.waitForSelector('#ev-variant option[value="duo"]', { state: 'attached' });
+  await a.fill('#ev-name', 'Friday Duo');
+  await a.selectOption('#ev-variant', 'duo');
+  await a.fill('#ev-rounds', '2');
+  await a.fill('#ev-bots', '6');
+  await a.selectOption('#ev-bot-level', '1');
+  await shot(a, 'event-create');
+  await Promise.all([a.waitForURL(/\/event\/[0-9a-f]{16}$/), a.click('#create-event-btn')]);
+  const url = a.url();
+  await a.waitForSelector('#organiser:not([hidden])');
+  assert((await a.locator('#ev-state').innerText()).includes('6 registered'), 'six bots registered');
+  // The organiser plays too; the second person registers through the link on a phone.
+  await a.fill('#reg-name', 'Ada');
+  await a.click('#reg-btn');
+  await a.waitForSelector('#me:not([hidden])');
+  const link = (await a.locator('#reg-link').innerText()).trim();
+  assert(link === url, 'the registration link is the event page');
+  await b.goto(link);
+  assert(await b.locator('#organiser').isHidden(), 'no organiser controls without the token');
+  await b.fill('#reg-name', 'ada');
+  await b.click('#reg-btn');
+  await b.waitForSelector('#reg-error:not([hidden])');
+  assert((await b.locator('#reg-error').innerText()).includes('already registered'), 'a duplicate name is refused');
+  await b.fill('#reg-name', 'Bruno');
+  await b.click('#reg-btn');
+  await b.waitForSelector('#me:not([hidden])');
+  await a.waitForFunction(() => (document.querySelector('#ev-state')?.textContent || '').includes('8 registered'));
+  await a.click('#pair');
+  await a.waitForSelector('#tables-table');
+  assert((await a.locator('#tables-table tbody tr').count()) === 4, 'four tables of two');
+  await shot(a, 'event-round1');
+  // Both people play every round; bots play theirs; the next round pairs itself.
+  await Promise.all([playRounds(a, url, 2), playRounds(b, url, 2)]);
+  for (const p of [a, b]) {
+    await p.waitForFunction(() => (document.querySelector('#ev-state')?.textContent || '').includes('Finished'), null, { timeout: 60000 });
+    assert((await p.locator('#standings-table tbody tr').count()) === 8, 'eight in the standings');
+    assert((await p.locator('#my-standing').innerText()).includes('Final place'), 'each player sees their final place');
+  }
+  assert((await a.locator('#crosstable-table tbody tr').count()) === 8, 'the crosstable');
+  assert((await pageWidth(b)) <= 390, `no sideways scrolling on the phone (${await pageWidth(b)})`);
+  const games = await a.locator('#tables-table a.watch').count();
+  assert(games === 4, 'every table links to its game for spectators');
+  await shot(a, 'event-final');
+  await shot(b, 'event-final-phone');
+  // Exports: standings as CSV, every game in one .blksgf collection.
+  const csv = await (await fetch(`${server.url}${await a.locator('#csv').getAttribute('href')}`)).text();
+  assert(csv.split('\n').filter(Boolean).length === 9 && csv.includes('Bruno'), 'the CSV has every entrant');
+  const sgf = await (await fetch(`${server.url}${await a.locator('#sgf').getAttribute('href')}`)).text();
+  assert((sgf.match(/GM\[/g) || []).length === 8, 'eight games in the collection');
+  // On paper: pairings and standings without the controls.
+  await a.emulateMedia({ media: 'print' });
+  assert(await a.locator('#organiser').isHidden(), 'no organiser controls in print');
+  assert(await a.locator('#standings-table').isVisible(), 'the standings are printed');
+  await a.emulateMedia({ media: 'screen' });
+  await ca.close();
+  await cb.close();
+});
+
+test('over-the-board tournament: numbers drawn by hand, results entered and corrected, standings', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  await page.goto(`${server.url}/events`);
+  await page.waitForSelector('#ev-variant option[value="duo"]', { state: 'attached' });
+  await page.fill('#ev-name', 'Ludoteca');
+  await page.check('#mode-otb');
+  assert(await page.locator('#online-only').isHidden(), 'no bots over the board');
+  await page.fill('#ev-rounds', '2');
+  await page.fill('#ev-entrants', 'Ada\nBruno\nChiara\nDario');
+  await Promise.all([page.waitForURL(/\/event\/[0-9a-f]{16}$/), page.click('#create-event-btn')]);
+  await page.waitForSelector('#use-numbers');
+  // Drawn by hand: Ada 4, Bruno 3, Chiara 2, Dario 1 -> round 1: Dario-Chiara, Bruno-Ada.
+  const numbers = page.locator('.numbers input');
+  for (const [i, n] of ['4', '3', '2', '1'].entries()) await numbers.nth(i).fill(n);
+  await page.click('#use-numbers');
+  await page.waitForFunction(() => (document.querySelector('.numbers')?.previousElementSibling?.textContent || '').includes('used for round 1'));
+  await page.click('#pair');
+  await page.waitForSelector('#tables-table');
+  const first = await page.locator('#tables-table tbody tr').first().innerText();
+  assert(first.includes('Dario (1)') && first.includes('Chiara (2)'), `table 1 by the hand-drawn numbers: ${first}`);
+  assert(await page.locator('#pair').isDisabled(), 'no pairing before the results');
+  // Results by hand; table 1 entered wrongly, then corrected.
+  /** @param {number} table @param {number[]} scores */
+  const enter = async (table, scores) => {
+    const row = page.locator(`#tables-table tbody tr[data-table="${table}"]`);
+    const inputs = row.locator('.entry input');
+    for (const [i, s] of scores.entries()) await inputs.nth(i).fill(String(s));
+    await row.locator('.entry button').click();
+    await page.waitForFunction(([t, s]) => (document.querySelector(`#tables-table tr[data-table="${t}"]`)?.textContent || '').includes(` ${s} (`), [table, scores[0]]);
+  };
+  await enter(1, [10, -5]);
+  await enter(1, [-7, 12]);
+  await enter(2, [3, -2]);
+  const row1 = await page.locator('#tables-table tbody tr[data-table="1"]').innerText();
+  assert(row1.includes('Dario -7 (2nd)') && row1.includes('Chiara 12 (1st)'), `the correction stands: ${row1}`);
+  await page.click('#pair');
+  await page.waitForFunction(() => (document.querySelector('#tables-title')?.textContent || '').includes('Round 2'));
+  await enter(1, [1, 0]);
+  await enter(2, [0, 0]);
+  await page.waitForFunction(() => (document.querySelector('#ev-state')?.textContent || '').includes('Finished'));
+  assert((await page.locator('#standings-table tbody tr').count()) === 4, 'four in the standings');
+  assert((await page.locator('#crosstable-table tbody tr').first().innerText()).includes('+'), 'the crosstable shows the results');
+  await shot(page, 'event-otb');
+  await page.emulateMedia({ media: 'print' });
+  assert(await page.locator('#tables-table').isVisible() && (await page.locator('.entry').first().isHidden()), 'pairings print without the entry fields');
+  await page.close();
+});
+
 // ---- Blokus 3D (web/cube.html): created from its form with a site file, played to the
 // end against the AI by clicking into the WebGL view.
 

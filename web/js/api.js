@@ -127,6 +127,7 @@
  * @property {boolean} [can_undo]
  * @property {string[]|null} legal legal placements of the colour to move (only for its player)
  * @property {number[]} [legal_pieces] pieces with at least one legal placement
+ * @property {{id: string, round: number, table: number}} [tournament] the tournament table of the game
  */
 
 /**
@@ -173,6 +174,79 @@
  *   | {type: 'time_out', ply: number, seat: number}
  *   | {type: 'game_over', ply: number}
  *   | {type: 'error', code: string, message: string}} ServerMsg
+ */
+
+/**
+ * Match points: a whole or decimal number, or an exact fraction as text (`"7/3"`).
+ * @typedef {number|string} Points
+ */
+
+/**
+ * @typedef {Object} Entrant
+ * @property {number} id
+ * @property {string} name
+ * @property {{type: 'person'} | {type: 'bot', spec: string} | {type: 'engine', command: string}} kind
+ * @property {number|null} number pairing number, once drawn
+ * @property {number} first_round
+ * @property {number|null} withdrawn_from
+ */
+
+/**
+ * @typedef {{kind: 'played', scores: number[], places: number[]} | {kind: 'forfeit', absent: number[]}} TableResult
+ */
+
+/**
+ * @typedef {Object} EventTable
+ * @property {number} number
+ * @property {string} variant
+ * @property {number[]} seats entrant ids in seat order (seat 0 moves first)
+ * @property {TableResult|null} result
+ */
+
+/**
+ * @typedef {Object} EventRound
+ * @property {number} number
+ * @property {EventTable[]} tables
+ * @property {Array<{entrant: number, points: Points}>} byes
+ */
+
+/**
+ * @typedef {Object} EventConfig
+ * @property {string} name
+ * @property {string} variant
+ * @property {number} rounds
+ * @property {'italo_svizzero'|'swiss'|'round_robin'} pairing
+ * @property {'byes'|'smaller'} short_tables
+ * @property {string[]} tiebreaks
+ * @property {number} seed
+ */
+
+/**
+ * @typedef {Object} StandingRow
+ * @property {number} entrant
+ * @property {string} name
+ * @property {number|null} number
+ * @property {number} place
+ * @property {boolean} shared
+ * @property {Points} points
+ * @property {Points[]} tiebreaks
+ * @property {number} played
+ * @property {number} byes
+ * @property {boolean} withdrawn
+ */
+
+/**
+ * A tournament as `GET /api/tournaments/{id}` answers it.
+ * @typedef {Object} EventView
+ * @property {string} id
+ * @property {string} [organiser_token]
+ * @property {{config: EventConfig, seats: number, entrants: Entrant[], rounds: EventRound[], hand_draw?: number[]}} event
+ * @property {{tiebreaks: string[], rows: StandingRow[]}} standings
+ * @property {{lines: Array<{entrant: number, name: string, number: number|null, place: number, points: Points, cells: string[]}>}} crosstable
+ * @property {boolean} finished
+ * @property {boolean} online
+ * @property {boolean} auto_pair
+ * @property {Array<{round: number, table: number, game: string, status: 'open'|'running'|'finished', plies: number}>} games
  */
 
 /**

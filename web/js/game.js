@@ -165,6 +165,18 @@ class GamePage {
     this.render();
   }
 
+  /**
+   * Links a tournament game to its event.
+   * @param {{id: string, round: number, table: number}} [t]
+   */
+  showTournament(t) {
+    const link = /** @type {HTMLAnchorElement} */ ($('#event-link'));
+    link.hidden = !t;
+    if (!t) return;
+    link.href = `/event/${t.id}`;
+    link.textContent = `Tournament: round ${t.round}, table ${t.table}`;
+  }
+
   /** @param {import('./api.js').ServerMsg} m */
   onMessage(m) {
     switch (m.type) {
@@ -173,6 +185,7 @@ class GamePage {
         const wasMyTurn = this.myTurn();
         this.state = m;
         this.sending = false;
+        this.showTournament(m.tournament);
         this.legal = new Set(m.legal || []);
         if (prevPly >= 0 && m.ply > prevPly) moveSound();
         if (this.myTurn() && !wasMyTurn && prevPly >= 0) turnSound();
@@ -436,7 +449,8 @@ class GamePage {
     const s = /** @type {GameState} */ (this.state);
     const st = s.seats[seat];
     const you = (s.you || []).includes(seat);
-    if (st.kind === 'ai') return `AI level ${st.level}`;
+    // A tournament's bot is shown by its entrant name.
+    if (st.kind === 'ai') return st.name || `AI level ${st.level}`;
     if (you) return st.name ? `${st.name} (you)` : st.kind === 'hotseat' ? 'hot-seat (you)' : 'you';
     if (st.name) return st.claimed ? st.name : `${st.name} (invited)`;
     if (st.kind === 'human' && !st.claimed) return 'open seat';
@@ -732,6 +746,8 @@ class GamePage {
     $('#seats').replaceChildren(...rows);
     const open = s.seats.some((st) => st.kind === 'human' && !st.claimed);
     $('#name-input').setAttribute('aria-label', mine.length ? 'your name, shown to the other players' : 'your name in the spectators\' chat');
+    // At a tournament table a player's name is the one they registered with.
+    $('#name-form').hidden = !!s.tournament && mine.length > 0;
     const share = $('#share');
     share.hidden = !open || mine.length === 0;
     if (!share.hidden) {
@@ -783,7 +799,8 @@ class GamePage {
       !r ? 'Rematch' : asked ? 'Go to the rematch' : 'Accept the rematch',
     ]);
     rematch.addEventListener('click', () => this.sock.send({ type: 'rematch' }) || notify('Not connected; try again.', 'error'));
-    rematch.hidden = mine.length === 0;
+    // A tournament table has no rematch: the event pairs the next round.
+    rematch.hidden = mine.length === 0 || !!s.tournament;
     /** @type {HTMLElement[]} */
     const offer = [];
     if (r && !asked) {

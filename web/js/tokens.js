@@ -77,3 +77,50 @@ export function setDisplayName(name) {
 export function allTokens() {
   return Object.values(load()).flat().map((t) => t.token);
 }
+
+const EVENTS_KEY = 'blokus.events';
+
+/**
+ * What this browser holds for a tournament: the organiser's token and the device token
+ * of the player registered from here.
+ * @typedef {{organiser?: string, player?: string}} EventTokens
+ */
+
+/** @returns {Record<string, EventTokens>} */
+function loadEvents() {
+  try {
+    const v = JSON.parse(localStorage.getItem(EVENTS_KEY) || '{}');
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The tokens this browser holds for a tournament.
+ * @param {string} id
+ * @returns {EventTokens}
+ */
+export function eventTokens(id) {
+  return loadEvents()[id] || {};
+}
+
+/**
+ * Remembers a token for a tournament.
+ * @param {string} id
+ * @param {'organiser'|'player'} role
+ * @param {string} token
+ */
+export function setEventToken(id, role, token) {
+  const all = loadEvents();
+  all[id] = { ...(all[id] || {}), [role]: token };
+  localStorage.setItem(EVENTS_KEY, JSON.stringify(all));
+}
+
+/**
+ * The tournaments this browser organises or plays in, by id.
+ * @returns {Record<string, EventTokens>}
+ */
+export function allEvents() {
+  return loadEvents();
+}

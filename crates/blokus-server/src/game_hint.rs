@@ -53,6 +53,9 @@ async fn hint(
         .load_game(id.clone())
         .await?
         .ok_or_else(|| AppError::NotFound(format!("no game '{id}'")))?;
+    if stored.tournament.is_some() {
+        return Err(AppError::Forbidden("no hints in a tournament game".into()));
+    }
     let seat = stored
         .tokens
         .iter()

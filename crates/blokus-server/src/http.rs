@@ -41,6 +41,8 @@ pub fn router(hub: Hub) -> Router {
         .route("/game/:id", get(|| async { assets::file("game.html") }))
         .route("/cube/:id", get(|| async { assets::file("cube.html") }))
         .route("/cube", get(|| async { assets::file("cube.html") }))
+        .route("/events", get(|| async { assets::file("events.html") }))
+        .route("/event/:id", get(|| async { assets::file("event.html") }))
         .route(
             "/*path",
             get(|Path(p): Path<String>| async move { assets::file(&p) }),

@@ -166,6 +166,8 @@ pub struct Hub {
     pub analyses: crate::analysis::Queue,
     /// The games without a move somebody has open (for the lobby).
     pub presence: Presence,
+    /// Tells the online tournaments that a table's result is in.
+    pub tables_done: crate::tournaments::online::TablesDone,
 }
 
 impl Hub {
@@ -173,6 +175,7 @@ impl Hub {
     /// tokio runtime).
     pub fn new(store: Store, limits: Limits) -> Hub {
         let cpu = Cpu::per_core();
+        let (tables_done, results_in) = crate::tournaments::online::TablesDone::channel();
         let hub = Hub {
             store,
             limits,
@@ -186,6 +189,7 @@ impl Hub {
             analyses: crate::analysis::Queue::default(),
             cpu,
             presence: Presence::default(),
+            tables_done,
         };
         let timekeeper = hub.clone();
         tokio::spawn(async move {
@@ -195,6 +199,7 @@ impl Hub {
                 timekeeper.keep_time().await;
             }
         });
+        tokio::spawn(crate::tournaments::online::drive(hub.clone(), results_in));
         let sweeper = hub.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(SWEEP_EVERY);
@@ -325,6 +330,7 @@ impl Hub {
             self.cpu.clone(),
             self.guesses.clone(),
             self.presence.clone(),
+            self.tables_done.clone(),
         )?;
         rooms.insert(id.to_string(), h.clone());
         Ok(h)

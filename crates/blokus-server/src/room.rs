@@ -22,8 +22,9 @@ use crate::protocol::{ClientMsg, ErrorCode, Refusal, ServerMsg, StateMsg};
 use crate::rematch::{self, Rematch};
 use crate::room_game::{AiMove, RoomGame};
 use crate::seats::{is_token, new_game_id, new_token, AiLevel, GameStatus, Seat, SeatKind};
-use crate::store::{NewGame, Store, StoredGame};
-use crate::view::{AnyView, RoomFacts};
+use crate::store::{NewGame, Store, StoredGame, TableLink};
+use crate::tournaments::online::{self, TablesDone};
+use crate::view::{AnyView, RoomFacts, TournamentTable};
 use crate::ws::Bucket;
 
 /// Text sent to one connection.
@@ -236,6 +237,10 @@ struct Room {
     rematch: Option<Rematch>,
     /// The spectator count the clients were last told.
     told_spectators: usize,
+    /// The tournament table the game is played at: no undo, and the result is entered
+    /// with the last move.
+    tournament: Option<TableLink>,
+    tables_done: TablesDone,
 }
 
 /// Starts the task of a stored game and returns its handle.
@@ -248,6 +253,7 @@ pub fn spawn(
     cpu: Cpu,
     guesses: AddressBuckets,
     presence: Presence,
+    tables_done: TablesDone,
 ) -> Result<RoomHandle, AppError> {
     let game = RoomGame::rebuild(&stored.variant, &stored.options, &stored.events)
         .map_err(|e| AppError::Internal(format!("game {}: {e}", stored.id)))?;
@@ -275,6 +281,8 @@ pub fn spawn(
         address_chat: HashMap::new(),
         rematch: stored.rematch,
         told_spectators: 0,
+        tournament: stored.tournament,
+        tables_done,
     };
     tokio::spawn(room.run(rx, ai_rx));
     Ok(RoomHandle { tx })
@@ -346,7 +354,9 @@ impl Room {
     /// Whether a connection holding `seats` may take moves back: every seat played by a
     /// person must be its own (a game against the AI, or hot-seat).
     fn may_undo(&self, seats: &[usize]) -> bool {
-        !seats.is_empty()
+        // A tournament game counts: no take-backs.
+        self.tournament.is_none()
+            && !seats.is_empty()
             && self
                 .seats
                 .iter()
@@ -367,6 +377,11 @@ impl Room {
         );
         if let AnyView::Flat(flat) = &mut v {
             flat.clock = self.clock.as_ref().map(|c| c.view(now_ms()));
+            flat.tournament = self.tournament.as_ref().map(|l| TournamentTable {
+                id: l.tournament.clone(),
+                round: l.round,
+                table: l.table,
+            });
         }
         v
     }
@@ -661,7 +676,8 @@ impl Room {
                     }
                 }
                 let mut changed = taken != self.seats;
-                if let Some(name) = &name {
+                // At a tournament table each seat shows its entrant's name.
+                if let Some(name) = name.as_ref().filter(|_| self.tournament.is_none()) {
                     changed |= name_seats(&mut taken, &seats, None, name)?;
                 }
                 if changed {
@@ -694,6 +710,12 @@ impl Room {
                         c.name = Some(name);
                     }
                     return Ok(());
+                }
+                if self.tournament.is_some() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadName,
+                        "at a tournament table your name is the one you registered with",
+                    ));
                 }
                 let mut seats = self.seats.clone();
                 if name_seats(&mut seats, &held, seat, &name)? {
@@ -911,6 +933,12 @@ impl Room {
                 "only the players can ask for a rematch",
             ));
         }
+        if self.tournament.is_some() {
+            return Err(Refusal::new(
+                ErrorCode::RematchRefused,
+                "a tournament game has no rematch (the next round is paired by the event)",
+            ));
+        }
         if !self.game.is_over() {
             return Err(Refusal::new(
                 ErrorCode::RematchRefused,
@@ -1027,23 +1055,41 @@ impl Room {
         let text = self.game.encode_last();
         let moved_by = (!self.game.last_is_time_out()).then(|| self.game.event_player(n));
         let clock = Self::clock_after(clock, &self.game, &self.seats, moved_by, now_ms());
-        if let Err(e) = self
+        // Tournament tables play flat variants only.
+        let result = match (&self.tournament, &self.game) {
+            (Some(link), RoomGame::Flat(game)) if game.is_over() => {
+                Some((link.clone(), online::game_result(game)))
+            }
+            _ => None,
+        };
+        let saved = self
             .store
             .append_event(
                 self.id.clone(),
-                n,
-                text,
-                self.status(),
-                ai_to_move(&self.game, &self.seats),
-                clock.clone(),
+                crate::store::NewEvent {
+                    ply: n,
+                    event: text,
+                    status: self.status(),
+                    ai_to_move: ai_to_move(&self.game, &self.seats),
+                    clock: clock.clone(),
+                    result,
+                },
             )
-            .await
-        {
-            let _ = self.game.undo();
-            return Err(Refusal::new(
-                ErrorCode::Internal,
-                format!("the move could not be saved: {e}"),
-            ));
+            .await;
+        match saved {
+            Err(e) => {
+                let _ = self.game.undo();
+                return Err(Refusal::new(
+                    ErrorCode::Internal,
+                    format!("the move could not be saved: {e}"),
+                ));
+            }
+            Ok(true) => {
+                if let Some(link) = &self.tournament {
+                    self.tables_done.send(&link.tournament);
+                }
+            }
+            Ok(false) => {}
         }
         self.clock = clock;
         for notice in self.game.notices_last(n) {

@@ -21,6 +21,7 @@ mod analyses;
 mod tournaments;
 
 pub use analyses::StoredAnalysis;
+pub use tournaments::{StoredTournament, TableGame, TableGameRow, TableLink, TournamentChanges};
 
 /// A game as stored.
 #[derive(Clone, Debug)]
@@ -47,6 +48,8 @@ pub struct StoredGame {
     pub chat_count: u64,
     /// The rematch, once one was asked for.
     pub rematch: Option<Rematch>,
+    /// The tournament table the game is played at, if any.
+    pub tournament: Option<TableLink>,
 }
 
 /// A game to store.
@@ -68,6 +71,23 @@ pub struct NewGame {
     pub tokens: Vec<(String, usize)>,
     /// The clocks of a timed game.
     pub clock: Option<Clock>,
+}
+
+/// An event to append to a stored game, with the game's state after it.
+#[derive(Clone, Debug)]
+pub struct NewEvent {
+    /// Its number (0-based).
+    pub ply: usize,
+    /// Its text (see [`crate::codec`]).
+    pub event: String,
+    /// The game's status after it.
+    pub status: GameStatus,
+    /// Whether an AI is to move after it.
+    pub ai_to_move: bool,
+    /// The clocks after it (timed games).
+    pub clock: Option<Clock>,
+    /// The result of a tournament table, with the event that ends its game.
+    pub result: Option<(TableLink, blokus_tournament::TableResult)>,
 }
 
 /// One line of the game list.
@@ -285,6 +305,7 @@ impl Store {
                 .map(|j| serde_json::from_str::<Rematch>(&j))
                 .transpose()
                 .map_err(|e| AppError::Internal(format!("stored rematch of {id}: {e}")))?;
+            let tournament = tournaments::link_of_game(c, &id)?;
             Ok(Some(StoredGame {
                 id,
                 variant,
@@ -297,22 +318,25 @@ impl Store {
                 chat,
                 chat_count,
                 rematch,
+                tournament,
             }))
         })
         .await
     }
 
     /// Appends the event number `ply` (0-based) and sets the game's status, whether
-    /// an AI is to move and its clocks, atomically.
-    pub async fn append_event(
-        &self,
-        id: String,
-        ply: usize,
-        event: String,
-        status: GameStatus,
-        ai_to_move: bool,
-        clock: Option<Clock>,
-    ) -> Result<(), AppError> {
+    /// an AI is to move and its clocks, atomically. The last move of a tournament game
+    /// carries the table's result, entered in the same transaction; answers whether it
+    /// was entered.
+    pub async fn append_event(&self, id: String, new: NewEvent) -> Result<bool, AppError> {
+        let NewEvent {
+            ply,
+            event,
+            status,
+            ai_to_move,
+            clock,
+            result,
+        } = new;
         let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
             let tx = c.transaction()?;
@@ -334,8 +358,12 @@ impl Store {
                     flag_at
                 ],
             )?;
+            let entered = match result {
+                Some((link, result)) => tournaments::enter_game_result(&tx, &link, result)?,
+                None => false,
+            };
             tx.commit()?;
-            Ok(())
+            Ok(entered)
         })
         .await
     }

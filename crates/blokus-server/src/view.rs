@@ -159,6 +159,20 @@ pub struct GameView {
     pub spectators: usize,
     /// The rematch, once a player asked for one.
     pub rematch: Option<RematchView>,
+    /// The tournament table the game is played at, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentTable>,
+}
+
+/// Where a tournament game is played: the event, round and table.
+#[derive(Clone, Debug, Serialize)]
+pub struct TournamentTable {
+    /// The tournament's id.
+    pub id: String,
+    /// The round.
+    pub round: u32,
+    /// The table.
+    pub table: u32,
 }
 
 /// What the room knows beyond the game and its seats.
@@ -269,6 +283,7 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], facts: RoomFacts<'_>) -> Gam
         clock: None,
         spectators: facts.spectators,
         rematch: facts.rematch,
+        tournament: None,
     }
 }
 

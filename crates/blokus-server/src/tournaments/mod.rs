@@ -1,0 +1,632 @@
+//! Tournament routes: events run by an organiser on the pairing systems of
+//! `blokus-tournament`, over the board (results entered by hand) or online (each table's
+//! game played in the web app, see [`online`]). Every change is one stored transaction;
+//! organiser actions need the organiser's token (in the body, `token`). docs/api.md
+//! describes every route.
+//!
+//! - `POST /api/tournaments` `{name, variant, rounds?, pairing?, short_tables?,
+//!   place_points?, bye?, tiebreaks?, seed?, last_round_by_standings?, entrants?, online?,
+//!   auto_pair?, bots?}`: 201 `{id, organiser_token, players?, ...view}`.
+//! - `GET /api/tournaments/{id}`: the view `{id, event, standings, crosstable, finished,
+//!   online, auto_pair, games}`.
+//! - `POST /api/tournaments/{id}/entrants` `{name}`: registration (anyone with the link),
+//!   201 `{entrant, token}` with the player's device token.
+//! - `POST /api/tournaments/{id}/me` `{token}`: the player's entrant and the games of
+//!   their tables with their seat tokens.
+//! - `POST /api/tournaments/{id}/bots` `{token, level, name?}`: the organiser adds a bot.
+//! - `POST /api/tournaments/{id}/players` `{token}`: the organiser's list of players'
+//!   device tokens (to hand out links).
+//! - `POST /api/tournaments/{id}/numbers` `{token, numbers}`: numbers drawn by hand.
+//! - `POST /api/tournaments/{id}/withdraw` `{token, entrant}`.
+//! - `POST /api/tournaments/{id}/pair` `{token}`: pairs the next round (online: and
+//!   starts its games).
+//! - `POST /api/tournaments/{id}/results` `{token, round, table, scores}` (places follow
+//!   from the scores) or `{token, round, table, absent}` (a forfeit); a result can be
+//!   corrected until the next round is paired.
+//! - `GET /api/tournaments/{id}/standings.csv` and `GET /api/tournaments/{id}/games.blksgf`.
+
+pub mod export;
+pub mod online;
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, State};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use blokus_core::VariantId;
+use blokus_tournament::{
+    ByeScore, Crosstable, EntrantId, EntrantKind, Event, EventConfig, EventError, NewEntrant,
+    PairingSystem, PlacePoints, Points, ShortTables, Standings, TableResult, Tiebreak,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::error::AppError;
+use crate::hub::Hub;
+use crate::names::DisplayName;
+use crate::seats::{is_token, new_game_id, new_token, AiLevel};
+use crate::store::{StoredTournament, TableGameRow};
+
+/// The tournament routes.
+pub fn router() -> Router<Hub> {
+    Router::new()
+        .route("/api/tournaments", post(create))
+        .route("/api/tournaments/:id", get(view))
+        .route("/api/tournaments/:id/entrants", post(register))
+        .route("/api/tournaments/:id/me", post(me))
+        .route("/api/tournaments/:id/bots", post(add_bot))
+        .route("/api/tournaments/:id/players", post(players))
+        .route("/api/tournaments/:id/numbers", post(numbers))
+        .route("/api/tournaments/:id/withdraw", post(withdraw))
+        .route("/api/tournaments/:id/pair", post(pair))
+        .route("/api/tournaments/:id/results", post(result))
+        .route(
+            "/api/tournaments/:id/standings.csv",
+            get(export::standings_csv),
+        )
+        .route(
+            "/api/tournaments/:id/games.blksgf",
+            get(export::games_blksgf),
+        )
+}
+
+/// An event's refusal as an HTTP error: bad input 400, a clash with the event's state 409,
+/// an unknown entrant or table 404.
+fn refused(e: EventError) -> AppError {
+    let m = e.to_string();
+    match e {
+        EventError::Config(_)
+        | EventError::BadName(_)
+        | EventError::BadResult { .. }
+        | EventError::Draw(_) => AppError::BadRequest(m),
+        EventError::UnknownEntrant(_) | EventError::UnknownTable { .. } => AppError::NotFound(m),
+        EventError::Audit(_) => AppError::Internal(m),
+        _ => AppError::Conflict(m),
+    }
+}
+
+fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| AppError::BadRequest(format!("invalid request body: {e}")))
+}
+
+fn check_token(given: &str, t: &StoredTournament) -> Result<(), AppError> {
+    if given == t.organiser_token {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(
+            "only the organiser can do this (wrong token)".into(),
+        ))
+    }
+}
+
+/// A number of points as JSON: `1`, `0.5` or `"7/3"`.
+fn points(v: &serde_json::Value) -> Result<Points, AppError> {
+    let text = match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    text.parse()
+        .map_err(|e: blokus_tournament::BadPoints| AppError::BadRequest(e.to_string()))
+}
+
+/// The name of an entrant of an online event, normalised: it is shown at the tables as
+/// the seat's display name, so it must be one (see [`DisplayName`]).
+fn online_name(name: &str) -> Result<String, AppError> {
+    DisplayName::try_from(name.to_string())
+        .map(String::from)
+        .map_err(|e| AppError::BadRequest(format!("entrant name {name:?}: {e}")))
+}
+
+/// A bot asked for: its AI level and, optionally, its name.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotRequest {
+    level: u8,
+    name: Option<String>,
+}
+
+impl BotRequest {
+    /// The bot as an entrant: named `AI k - level L` by default, the first free `k`.
+    fn entrant(&self, event: &Event) -> Result<NewEntrant, AppError> {
+        let level = AiLevel::try_from(self.level).map_err(AppError::BadRequest)?;
+        let taken = |n: &str| {
+            event
+                .entrants()
+                .iter()
+                .any(|e| e.name.to_lowercase() == n.to_lowercase())
+        };
+        let name = match &self.name {
+            Some(n) => online_name(n)?,
+            None => (1..)
+                .map(|k| format!("AI {k} - level {level}"))
+                .find(|n| !taken(n))
+                .expect("a free name"),
+        };
+        Ok(NewEntrant {
+            name,
+            kind: EntrantKind::Bot {
+                spec: online::bot_spec(level),
+            },
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    name: String,
+    variant: String,
+    rounds: Option<u32>,
+    pairing: Option<PairingSystem>,
+    short_tables: Option<ShortTables>,
+    place_points: Option<Vec<serde_json::Value>>,
+    /// `average`, `win` or a number.
+    bye: Option<serde_json::Value>,
+    tiebreaks: Option<Vec<Tiebreak>>,
+    seed: Option<u64>,
+    last_round_by_standings: Option<bool>,
+    #[serde(default)]
+    entrants: Vec<String>,
+    /// Games in the web app rather than over the board.
+    #[serde(default)]
+    online: bool,
+    /// Online: pair the next round when the last game of a round ends (default on).
+    auto_pair: Option<bool>,
+    /// Online: bots by AI level.
+    #[serde(default)]
+    bots: Vec<BotRequest>,
+}
+
+impl CreateRequest {
+    fn config(&self) -> Result<EventConfig, AppError> {
+        let variant: VariantId =
+            self.variant
+                .parse()
+                .map_err(|e: blokus_core::variant::UnknownVariant| {
+                    AppError::BadRequest(e.to_string())
+                })?;
+        let mut c = EventConfig::new(&self.name, variant);
+        c.rounds = self.rounds.unwrap_or(c.rounds);
+        c.pairing = self.pairing.unwrap_or(c.pairing);
+        c.short_tables = self.short_tables.unwrap_or(c.short_tables);
+        if let Some(p) = &self.place_points {
+            let values = p.iter().map(points).collect::<Result<Vec<_>, _>>()?;
+            c.place_points = PlacePoints::new(values).map_err(AppError::BadRequest)?;
+        }
+        c.bye = match &self.bye {
+            None => c.bye,
+            Some(serde_json::Value::String(s)) if s == "average" => ByeScore::Average,
+            Some(serde_json::Value::String(s)) if s == "win" => ByeScore::Win,
+            Some(v) => ByeScore::Fixed(points(v)?),
+        };
+        if let Some(t) = &self.tiebreaks {
+            c.tiebreaks = t.clone();
+        }
+        // Without a seed the draw is random, and the seed is kept for the audit.
+        c.seed = self.seed.unwrap_or_else(rand::random);
+        c.last_round_by_standings = self.last_round_by_standings.unwrap_or(false);
+        Ok(c)
+    }
+
+    /// The event with its people, then its bots.
+    fn event(&self) -> Result<Event, AppError> {
+        if !self.online && (!self.bots.is_empty() || self.auto_pair.is_some()) {
+            return Err(AppError::BadRequest(
+                "bots and auto_pair are for online events (\"online\": true)".into(),
+            ));
+        }
+        let names = if self.online {
+            self.entrants
+                .iter()
+                .map(|n| online_name(n))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            self.entrants.clone()
+        };
+        let mut event = Event::new(
+            self.config()?,
+            names.iter().map(|n| NewEntrant::person(n)).collect(),
+        )
+        .map_err(refused)?;
+        for b in &self.bots {
+            let entrant = b.entrant(&event)?;
+            event.add_entrant(entrant).map_err(refused)?;
+        }
+        Ok(event)
+    }
+}
+
+/// What clients see of a tournament.
+#[derive(Serialize)]
+struct View {
+    id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    organiser_token: Option<String>,
+    /// At creation of an online event: the device tokens of the people it was created
+    /// with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    players: Option<Vec<PlayerToken>>,
+    event: Event,
+    standings: Standings,
+    crosstable: Crosstable,
+    finished: bool,
+    online: bool,
+    auto_pair: bool,
+    /// Online: the game of each table so far.
+    games: Vec<TableGameRow>,
+}
+
+impl View {
+    async fn new(hub: &Hub, id: String, t: StoredTournament) -> Result<View, AppError> {
+        let games = if t.online {
+            hub.store.tournament_games(id.clone()).await?
+        } else {
+            Vec::new()
+        };
+        let event = t.event;
+        Ok(View {
+            id,
+            organiser_token: None,
+            players: None,
+            standings: event.standings(),
+            crosstable: Crosstable::new(&event),
+            finished: event.is_finished(),
+            event,
+            online: t.online,
+            auto_pair: t.auto_pair,
+            games,
+        })
+    }
+}
+
+/// A player's device token.
+#[derive(Serialize)]
+struct PlayerToken {
+    entrant: EntrantId,
+    name: String,
+    token: String,
+}
+
+async fn create(
+    State(hub): State<Hub>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    bytes: axum::body::Bytes,
+) -> Result<Response, AppError> {
+    hub.allow_create(peer.ip())?;
+    let req: CreateRequest = body(&bytes)?;
+    let event = req.event()?;
+    let (id, token) = (new_game_id(), new_token());
+    // In an online event every person gets a device token for "your table".
+    let players: Vec<PlayerToken> = if req.online {
+        event
+            .entrants()
+            .iter()
+            .filter(|e| e.kind == EntrantKind::Person)
+            .map(|e| PlayerToken {
+                entrant: e.id,
+                name: e.name.clone(),
+                token: new_token(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let stored = StoredTournament {
+        event,
+        organiser_token: token.clone(),
+        online: req.online,
+        auto_pair: req.online && req.auto_pair.unwrap_or(true),
+    };
+    hub.store
+        .create_tournament(
+            id.clone(),
+            stored.clone(),
+            players
+                .iter()
+                .map(|p| (p.token.clone(), p.entrant))
+                .collect(),
+        )
+        .await?;
+    let mut view = View::new(&hub, id, stored).await?;
+    view.organiser_token = Some(token);
+    view.players = req.online.then_some(players);
+    Ok((axum::http::StatusCode::CREATED, Json(view)).into_response())
+}
+
+async fn view(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<View>, AppError> {
+    let t = hub.store.load_tournament(id.clone()).await?;
+    Ok(Json(View::new(&hub, id, t).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Registration {
+    name: String,
+}
+
+#[derive(Serialize)]
+struct Registered {
+    entrant: EntrantId,
+    /// The player's device token: "your table" and the seats of their games.
+    token: String,
+}
+
+async fn register(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Response, AppError> {
+    let req: Registration = body(&bytes)?;
+    let token = new_token();
+    let device = token.clone();
+    let (entrant, _) = hub
+        .store
+        .update_tournament(id, move |t, changes| {
+            let name = if t.online {
+                online_name(&req.name)?
+            } else {
+                req.name.clone()
+            };
+            let entrant = t
+                .event
+                .add_entrant(NewEntrant::person(&name))
+                .map_err(refused)?;
+            changes.players.push((device, entrant));
+            Ok(entrant)
+        })
+        .await?;
+    Ok((
+        axum::http::StatusCode::CREATED,
+        Json(Registered { entrant, token }),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Organiser {
+    token: String,
+}
+
+/// One of a player's games, with the seat token that plays it.
+#[derive(Serialize)]
+struct MyGame {
+    round: u32,
+    table: u32,
+    seat: usize,
+    game: String,
+    seat_token: String,
+}
+
+/// The answer of `me`.
+#[derive(Serialize)]
+struct Me {
+    entrant: EntrantId,
+    name: String,
+    games: Vec<MyGame>,
+}
+
+async fn me(
+    State(hub): State<Hub>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<Me>, AppError> {
+    let req: Organiser = body(&bytes)?;
+    // Unknown tokens are guesses: they cost the address, as for game seats.
+    if !hub.guesses.has(peer.ip()) {
+        return Err(AppError::RateLimited(
+            "too many unknown tokens from your address; wait a minute".into(),
+        ));
+    }
+    let entrant = if is_token(&req.token) {
+        hub.store
+            .tournament_player(id.clone(), req.token.clone())
+            .await?
+    } else {
+        None
+    };
+    let Some(entrant) = entrant else {
+        hub.guesses.spend(peer.ip(), 1.0);
+        return Err(AppError::Forbidden(
+            "this token is not a player's of this event".into(),
+        ));
+    };
+    let t = hub.store.load_tournament(id.clone()).await?;
+    let rows = hub.store.tournament_games(id).await?;
+    let mut games = Vec::new();
+    for round in t.event.rounds() {
+        let Some(table) = round.table_of(entrant) else {
+            continue;
+        };
+        let seat = table
+            .seats
+            .iter()
+            .position(|&e| e == entrant)
+            .expect("seated at its table");
+        let Some(row) = rows
+            .iter()
+            .find(|r| r.round == round.number && r.table == table.number)
+        else {
+            continue;
+        };
+        if let Some(seat_token) = hub.store.seat_token(row.game.clone(), seat).await? {
+            games.push(MyGame {
+                round: round.number,
+                table: table.number,
+                seat,
+                game: row.game.clone(),
+                seat_token,
+            });
+        }
+    }
+    let name = t.event.entrant(entrant).map_err(refused)?.name.clone();
+    Ok(Json(Me {
+        entrant,
+        name,
+        games,
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AddBot {
+    token: String,
+    level: u8,
+    name: Option<String>,
+}
+
+async fn add_bot(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<View>, AppError> {
+    let req: AddBot = body(&bytes)?;
+    let (_, t) = hub
+        .store
+        .update_tournament(id.clone(), move |t, _| {
+            check_token(&req.token, t)?;
+            if !t.online {
+                return Err(AppError::Conflict("bots play only in online events".into()));
+            }
+            let bot = BotRequest {
+                level: req.level,
+                name: req.name,
+            };
+            let entrant = bot.entrant(&t.event)?;
+            t.event.add_entrant(entrant).map_err(refused)
+        })
+        .await?;
+    Ok(Json(View::new(&hub, id, t).await?))
+}
+
+async fn players(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<Vec<PlayerToken>>, AppError> {
+    let req: Organiser = body(&bytes)?;
+    let t = hub.store.load_tournament(id.clone()).await?;
+    check_token(&req.token, &t)?;
+    let tokens = hub.store.tournament_player_tokens(id).await?;
+    Ok(Json(
+        tokens
+            .into_iter()
+            .filter_map(|(entrant, token)| {
+                let name = t.event.entrant(entrant).ok()?.name.clone();
+                Some(PlayerToken {
+                    entrant,
+                    name,
+                    token,
+                })
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HandDraw {
+    token: String,
+    /// `numbers[i]`: the number entrant `i` drew.
+    numbers: Vec<u32>,
+}
+
+async fn numbers(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<View>, AppError> {
+    let req: HandDraw = body(&bytes)?;
+    let (_, t) = hub
+        .store
+        .update_tournament(id.clone(), move |t, _| {
+            check_token(&req.token, t)?;
+            t.event.draw_by_hand(&req.numbers).map_err(refused)
+        })
+        .await?;
+    Ok(Json(View::new(&hub, id, t).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Withdrawal {
+    token: String,
+    entrant: EntrantId,
+}
+
+async fn withdraw(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<View>, AppError> {
+    let req: Withdrawal = body(&bytes)?;
+    let (_, t) = hub
+        .store
+        .update_tournament(id.clone(), move |t, _| {
+            check_token(&req.token, t)?;
+            t.event.withdraw(req.entrant).map_err(refused)
+        })
+        .await?;
+    Ok(Json(View::new(&hub, id, t).await?))
+}
+
+async fn pair(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<View>, AppError> {
+    let req: Organiser = body(&bytes)?;
+    let (started, t) = hub
+        .store
+        .update_tournament(id.clone(), move |t, changes| {
+            check_token(&req.token, t)?;
+            online::pair_round(t, changes)
+        })
+        .await?;
+    online::start_games(&hub, &started).await;
+    Ok(Json(View::new(&hub, id, t).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultEntry {
+    token: String,
+    round: u32,
+    table: u32,
+    /// Each seat's game score; the places follow (highest first, equal shared).
+    scores: Option<Vec<i32>>,
+    /// The seats that did not show up (a forfeit).
+    absent: Option<Vec<usize>>,
+}
+
+async fn result(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<View>, AppError> {
+    let req: ResultEntry = body(&bytes)?;
+    let result = match (req.scores, req.absent) {
+        (Some(scores), None) => TableResult::from_scores(scores),
+        (None, Some(absent)) => TableResult::forfeit(absent),
+        _ => {
+            return Err(AppError::BadRequest(
+                "give either the scores of every seat or the absent seats".into(),
+            ))
+        }
+    };
+    let (round, table) = (req.round, req.table);
+    let (_, t) = hub
+        .store
+        .update_tournament(id.clone(), move |t, _| {
+            check_token(&req.token, t)?;
+            t.event.record_result(round, table, result).map_err(refused)
+        })
+        .await?;
+    // An online event may now pair its next round.
+    if t.online {
+        hub.tables_done.send(&id);
+    }
+    Ok(Json(View::new(&hub, id, t).await?))
+}
