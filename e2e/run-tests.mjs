@@ -943,6 +943,17 @@ test('every page works under the strict content security policy', async ({ brows
   await page.goto(`${server.url}/puzzle?id=tetro_8x10`);
   await page.locator('#board polygon.cell').nth(79).waitFor();
   assert((await page.locator('#board polygon.cell').count()) === 80, 'the puzzle board drawn');
+  // The tournament pages: an online event of two bots created from the form, paired.
+  await page.goto(`${server.url}/events`);
+  await page.waitForSelector('#ev-variant option[value="duo"]', { state: 'attached' });
+  await page.fill('#ev-name', 'CSP cup');
+  await page.selectOption('#ev-variant', 'duo');
+  await page.fill('#ev-bots', '2');
+  await page.selectOption('#ev-bot-level', '1');
+  await Promise.all([page.waitForURL(/\/event\/[0-9a-f]{16}$/), page.click('#create-event-btn')]);
+  await page.waitForSelector('#organiser:not([hidden])');
+  await page.click('#pair');
+  await page.waitForSelector('#tables-table tbody tr .chip');
   assert(violations.length === 0, `CSP violations: ${violations.join(' | ')}`);
   await page.close();
 });

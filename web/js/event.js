@@ -65,6 +65,12 @@ function pts(p) {
   return Number.isInteger(v) ? String(v) : Number.isInteger(v * 2) ? v.toFixed(1) : v.toFixed(2);
 }
 
+/**
+ * "1 point", "0 points", "1.5 points": match points with their unit.
+ * @param {import('./api.js').Points} p
+ */
+const points = (p) => `${pts(p)} ${pts(p) === '1' ? 'point' : 'points'}`;
+
 /** @param {number} n */
 const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
@@ -191,7 +197,7 @@ function renderMe() {
       if (t.result) {
         const res = t.result;
         out.push(h('p', { id: 'my-result' }, [res.kind === 'played'
-          ? `Result in: ${ordinal(res.places[seat])} place with ${res.scores[seat]} points.`
+          ? `Result in: ${ordinal(res.places[seat])} place with ${res.scores[seat]} ${Math.abs(res.scores[seat]) === 1 ? 'point' : 'points'}.`
           : res.absent.includes(seat) ? 'Forfeit: you did not show up.' : 'Won by forfeit.']));
       }
       if (g) {
@@ -200,13 +206,13 @@ function renderMe() {
         out.push(h('p', {}, ['Over the board: go to your table; the organiser enters the result.']));
       }
     } else if (bye) {
-      out.push(h('p', { id: 'my-table' }, [`Round ${r.number}: you have a bye (${pts(bye.points)} points).`]));
+      out.push(h('p', { id: 'my-table' }, [`Round ${r.number}: you have a bye (${points(bye.points)}).`]));
     } else {
       out.push(h('p', { id: 'my-table' }, [`You are not paired in round ${r.number}.`]));
     }
   }
   if (row && rounds.length) {
-    out.push(h('p', { id: 'my-standing' }, [`${v.finished ? 'Final place' : 'Place now'}: ${row.place}${row.shared ? '=' : ''} with ${pts(row.points)} points.`]));
+    out.push(h('p', { id: 'my-standing' }, [`${v.finished ? 'Final place' : 'Place now'}: ${row.place}${row.shared ? '=' : ''} with ${points(row.points)}.`]));
   }
   panel.replaceChildren(...out);
 }
