@@ -14,9 +14,9 @@
 //!
 //! Allocation-free per playout.
 
-use blokus_core::playout::Playout;
+use blokus_core::playout::{play_out, Playout, PlayoutPolicy};
 use blokus_core::Colour;
-use blokus_core::{Cell, Move, PieChoice, Position};
+use blokus_core::{Cell, Move, Position, Rules};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -82,60 +82,44 @@ impl Playouts {
         rng: &mut SmallRng,
         first_ply: usize,
         recent: &[(usize, Move)],
-        mut on_move: impl FnMut(usize, usize, Move),
+        on_move: impl FnMut(usize, usize, Move),
     ) {
-        let rules = &ctx.rules;
-        self.playout.begin(rules);
+        /// The guided move choice on core's game loop.
+        struct Guided<'a, F> {
+            playouts: &'a mut Playouts,
+            ctx: &'a Context,
+            ply: usize,
+            on_move: F,
+        }
+        impl<F: FnMut(usize, usize, Move)> PlayoutPolicy<SmallRng> for Guided<'_, F> {
+            fn choose(
+                &mut self,
+                _rules: &Rules,
+                pos: &Position,
+                colour: Colour,
+                rng: &mut SmallRng,
+            ) -> Option<Move> {
+                self.playouts.choose(self.ctx, pos, colour.index(), rng)
+            }
+            fn placing(&mut self, colour: Colour, mv: Move) {
+                (self.on_move)(self.ply, colour.index(), mv);
+                self.ply += 1;
+                self.playouts.remember(colour.index(), mv);
+            }
+        }
+        self.playout.begin(&ctx.rules);
         self.num_recent = 0;
         for &(c, m) in recent.iter().rev().take(RECENT).rev() {
             self.remember(c, m);
         }
-        let n = ctx.num_colours;
-        let mut dead = [false; blokus_core::position::MAX_COLOURS];
-        let mut ply = first_ply;
-        let mut c = pos.to_move();
-        let mut idle = 0;
-        while !pos.is_over() && idle < n {
-            if pos.awaiting_pie_choice() {
-                let choice = if rng.gen_bool(0.5) {
-                    PieChoice::Keep
-                } else {
-                    PieChoice::Swap
-                };
-                let _ = pos.choose_pie(rules, choice);
-                c = pos.to_move();
-                continue;
-            }
-            let mv = if dead[c.index()] {
-                None
-            } else {
-                self.choose(ctx, pos, c.index(), rng)
-            };
-            match mv {
-                Some(m) => {
-                    on_move(ply, c.index(), m);
-                    ply += 1;
-                    pos.place(rules, c, m);
-                    self.remember(c.index(), m);
-                    idle = 0;
-                    if rules.v().pie
-                        && pos.pie_choice().is_none()
-                        && pos.first_move(Colour(0)).is_some()
-                        && pos.first_move(Colour(1)).is_some()
-                    {
-                        pos.set_awaiting_pie(true);
-                        continue;
-                    }
-                }
-                None => {
-                    dead[c.index()] = true;
-                    idle += 1;
-                }
-            }
-            c = c.next(n);
-        }
+        let mut policy = Guided {
+            playouts: self,
+            ctx,
+            ply: first_ply,
+            on_move,
+        };
+        play_out(&ctx.rules, pos, rng, &mut policy);
         self.clear_local();
-        pos.finish(rules);
     }
 
     fn remember(&mut self, colour: usize, m: Move) {
@@ -335,6 +319,27 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// A colour whose player ran out of time (four-player Classic) never places in a
+    /// guided playout; the other colours play on.
+    #[test]
+    fn playouts_skip_colours_already_out() {
+        let rules = Rules::by_name("classic").unwrap();
+        let ctx = Context::new(&rules);
+        let mut playouts = Playouts::new(&ctx);
+        let mut rng = SmallRng::seed_from_u64(8);
+        let mut game = blokus_core::Game::new(rules.clone());
+        let first = game.legal_moves()[0];
+        game.play(first).unwrap();
+        game.time_out(blokus_core::PlayerId::new(1)).unwrap();
+        for _ in 0..3 {
+            let mut pos = game.position().clone();
+            let mut placed = [0usize; 4];
+            playouts.run(&ctx, &mut pos, &mut rng, 0, &[], |_, c, _| placed[c] += 1);
+            assert_eq!(placed[1], 0, "the colour out of time placed");
+            assert!(placed[0] > 0 && placed[2] > 0 && placed[3] > 0, "{placed:?}");
         }
     }
 

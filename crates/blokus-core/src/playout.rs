@@ -63,65 +63,45 @@ impl Playout {
     /// uniform legal draws (see [`Playout::draw_best`]), pie choices at random;
     /// `on_move(colour, move)` sees every placement before it is made. Returns the
     /// number of placements made.
-    pub fn run_biased(
+    pub fn run_biased<R: Rng>(
         &mut self,
         rules: &Rules,
         pos: &mut Position,
-        rng: &mut impl Rng,
+        rng: &mut R,
         draws: usize,
         key: impl Fn(Move) -> u32,
-        mut on_move: impl FnMut(Colour, Move),
+        on_move: impl FnMut(Colour, Move),
     ) -> usize {
+        /// Best-of-`draws` uniform draws, reporting each placement.
+        struct Biased<'a, K, F> {
+            playout: &'a mut Playout,
+            draws: usize,
+            key: K,
+            on_move: F,
+        }
+        impl<R: Rng, K: Fn(Move) -> u32, F: FnMut(Colour, Move)> PlayoutPolicy<R> for Biased<'_, K, F> {
+            fn choose(
+                &mut self,
+                rules: &Rules,
+                pos: &Position,
+                colour: Colour,
+                rng: &mut R,
+            ) -> Option<Move> {
+                self.playout
+                    .draw_best(rules, pos, colour, rng, self.draws, &self.key)
+            }
+            fn placing(&mut self, colour: Colour, mv: Move) {
+                (self.on_move)(colour, mv);
+            }
+        }
         self.begin(rules);
-        let n = rules.num_colours();
-        let mut dead = ByColour([false; MAX_COLOURS]);
-        // Colours of players out of time never place again.
-        for c in Colour::all(n) {
-            dead[c] = pos.is_colour_out(rules, c);
-        }
-        let mut placed = 0;
-        let mut c = pos.to_move();
-        let mut idle = 0;
-        while !pos.is_over() && idle < n {
-            if pos.awaiting_pie_choice() {
-                let choice = if rng.gen_bool(0.5) {
-                    PieChoice::Keep
-                } else {
-                    PieChoice::Swap
-                };
-                let _ = pos.choose_pie(rules, choice);
-                c = pos.to_move();
-                continue;
-            }
-            let mv = if dead[c] {
-                None
-            } else {
-                self.draw_best(rules, pos, c, rng, draws, &key)
-            };
-            match mv {
-                Some(m) => {
-                    on_move(c, m);
-                    pos.place(rules, c, m);
-                    placed += 1;
-                    idle = 0;
-                    if rules.v().pie
-                        && pos.pie_choice().is_none()
-                        && pos.first_move(Colour(0)).is_some()
-                        && pos.first_move(Colour(1)).is_some()
-                    {
-                        pos.set_awaiting_pie(true);
-                        continue;
-                    }
-                }
-                None => {
-                    dead[c] = true;
-                    idle += 1;
-                }
-            }
-            c = c.next(n);
-        }
-        pos.finish(rules);
-        placed
+        let mut policy = Biased {
+            playout: self,
+            draws,
+            key,
+            on_move,
+        };
+        play_out(rules, pos, rng, &mut policy)
     }
 
     /// Starts a new playout: forgets the endgame lists. Between two `begin`s the
@@ -265,6 +245,78 @@ impl Playout {
     }
 }
 
+/// How a playout chooses its moves: [`play_out`] runs the game loop (turns, passes,
+/// colours already out, the pie choice) and asks the policy only for placements.
+pub trait PlayoutPolicy<R: Rng> {
+    /// The placement of `colour` (to move in `pos`), or `None` if it has no legal move;
+    /// then, as legal moves only ever disappear, it is never asked again.
+    fn choose(&mut self, rules: &Rules, pos: &Position, colour: Colour, rng: &mut R)
+        -> Option<Move>;
+
+    /// Sees every placement just before it is made.
+    fn placing(&mut self, _colour: Colour, _mv: Move) {}
+}
+
+/// Plays `pos` to the end of the game with `policy`'s placements and random pie choices;
+/// colours already out (their player ran out of time) never place. The turn bookkeeping
+/// of `pos` is not kept up to date, only its placements (what scoring reads); it is
+/// finished at the end. Returns the number of placements made.
+pub fn play_out<R: Rng, P: PlayoutPolicy<R>>(
+    rules: &Rules,
+    pos: &mut Position,
+    rng: &mut R,
+    policy: &mut P,
+) -> usize {
+    let n = rules.num_colours();
+    let mut dead = ByColour([false; MAX_COLOURS]);
+    for c in Colour::all(n) {
+        dead[c] = pos.is_colour_out(rules, c);
+    }
+    let mut placed = 0;
+    let mut c = pos.to_move();
+    let mut idle = 0;
+    while !pos.is_over() && idle < n {
+        if pos.awaiting_pie_choice() {
+            let choice = if rng.gen_bool(0.5) {
+                PieChoice::Keep
+            } else {
+                PieChoice::Swap
+            };
+            let _ = pos.choose_pie(rules, choice);
+            c = pos.to_move();
+            continue;
+        }
+        let mv = if dead[c] {
+            None
+        } else {
+            policy.choose(rules, pos, c, rng)
+        };
+        match mv {
+            Some(m) => {
+                policy.placing(c, m);
+                pos.place(rules, c, m);
+                placed += 1;
+                idle = 0;
+                if rules.v().pie
+                    && pos.pie_choice().is_none()
+                    && pos.first_move(Colour(0)).is_some()
+                    && pos.first_move(Colour(1)).is_some()
+                {
+                    pos.set_awaiting_pie(true);
+                    continue;
+                }
+            }
+            None => {
+                dead[c] = true;
+                idle += 1;
+            }
+        }
+        c = c.next(n);
+    }
+    pos.finish(rules);
+    placed
+}
+
 /// The best of a number of uniform draws by a key.
 struct Best<K> {
     wanted: usize,
@@ -362,6 +414,26 @@ mod tests {
                         c.index()
                     );
                 }
+            }
+        }
+    }
+
+    /// A colour whose player ran out of time never places again in a playout, while
+    /// the others play on to the end.
+    #[test]
+    fn colours_already_out_never_place() {
+        let rules = Rules::by_name("classic").unwrap();
+        let mut rng = SmallRng::seed_from_u64(4);
+        let mut p = Playout::new(&rules);
+        for _ in 0..3 {
+            let mut pos = Position::new(&rules);
+            pos.time_out(&rules, crate::PlayerId::new(1));
+            let mut placed = ByColour([0usize; MAX_COLOURS]);
+            p.run_biased(&rules, &mut pos, &mut rng, 1, |_| 0, |c, _| placed[c] += 1);
+            assert_eq!(placed[Colour(1)], 0, "the colour out of time placed");
+            assert_eq!(pos.pieces_placed(Colour(1)), 0);
+            for c in [0, 2, 3] {
+                assert!(placed[Colour(c)] > 0, "colour {c} should have played");
             }
         }
     }
