@@ -151,6 +151,36 @@ impl Context {
         score
     }
 
+    /// The side with the best score alone, if one has it (none on a tie for first).
+    pub fn sole_winner(&self, pos: &Position) -> Option<usize> {
+        let score = self.side_scores(pos);
+        let n = self.num_sides;
+        let best = (0..n).max_by(|&a, &b| score[a].total_cmp(&score[b]))?;
+        (0..n)
+            .all(|o| o == best || score[o] < score[best])
+            .then_some(best)
+    }
+
+    /// Each side's win share (sides tied for first split the win) and score margin over
+    /// the best other side, for a finished (or abandoned) game.
+    pub fn shares_and_margins(&self, pos: &Position) -> (Values, Values) {
+        let score = self.side_scores(pos);
+        let n = self.num_sides;
+        let best = score[..n].iter().copied().fold(f32::MIN, f32::max);
+        let winners = score[..n].iter().filter(|&&s| s == best).count() as f32;
+        let mut shares = [0f32; MAX_SIDES];
+        let mut margins = [0f32; MAX_SIDES];
+        for s in 0..n {
+            shares[s] = if score[s] == best { 1.0 / winners } else { 0.0 };
+            let other = (0..n)
+                .filter(|&o| o != s)
+                .map(|o| score[o])
+                .fold(f32::MIN, f32::max);
+            margins[s] = score[s] - other;
+        }
+        (shares, margins)
+    }
+
     /// The value of a finished (or abandoned) game for each side: its win share, plus a
     /// small term for the score margin so won games are won clearly and lost ones lost
     /// narrowly.
@@ -160,19 +190,11 @@ impl Context {
             Scoring::Junior => 2.0,
             _ => 12.0,
         };
-        let score = self.side_scores(pos);
-        let n = self.num_sides;
-        let best = score[..n].iter().copied().fold(f32::MIN, f32::max);
-        let winners = score[..n].iter().filter(|&&s| s == best).count() as f32;
+        let (shares, margins) = self.shares_and_margins(pos);
         let mut out = [0f32; MAX_SIDES];
-        for s in 0..n {
-            let share = if score[s] == best { 1.0 / winners } else { 0.0 };
-            let other = (0..n)
-                .filter(|&o| o != s)
-                .map(|o| score[o])
-                .fold(f32::MIN, f32::max);
-            let margin = 0.5 + 0.5 * ((score[s] - other) / scale).tanh();
-            out[s] = (1.0 - MARGIN_WEIGHT) * share + MARGIN_WEIGHT * margin;
+        for s in 0..self.num_sides {
+            let margin = 0.5 + 0.5 * (margins[s] / scale).tanh();
+            out[s] = (1.0 - MARGIN_WEIGHT) * shares[s] + MARGIN_WEIGHT * margin;
         }
         out
     }

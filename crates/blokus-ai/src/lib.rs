@@ -20,6 +20,7 @@ pub mod mcts;
 mod player;
 pub mod playout;
 mod random;
+mod replies;
 mod spec;
 
 pub use analysis::{Analyzer, MoveClass, PositionEval, RatedMove, Rating};

@@ -21,6 +21,7 @@ use rand::rngs::SmallRng;
 use rand::Rng;
 
 use crate::context::Context;
+use crate::replies::Replies;
 
 /// Uniform legal draws compared for a playout move that is not a local reply.
 pub const DRAWS: usize = 3;
@@ -51,6 +52,10 @@ pub struct Playouts {
     num_recent: usize,
     /// `SIZE_GAMMA` to the power of each size (index = cells).
     gamma: Vec<f32>,
+    /// Last good replies learnt in this search.
+    replies: Replies,
+    /// The placements of the current simulation (from before the root on), in order.
+    seq: Vec<(usize, Move)>,
 }
 
 impl Playouts {
@@ -67,6 +72,8 @@ impl Playouts {
             gamma: (0..=ctx.max_size as i32 + 1)
                 .map(|s| SIZE_GAMMA.powi(s - ctx.max_size as i32))
                 .collect(),
+            replies: Replies::new(ctx),
+            seq: Vec::with_capacity(256),
         }
     }
 
@@ -105,9 +112,12 @@ impl Playouts {
                 (self.on_move)(self.ply, colour.index(), mv);
                 self.ply += 1;
                 self.playouts.remember(colour.index(), mv);
+                self.playouts.seq.push((colour.index(), mv));
             }
         }
         self.playout.begin(&ctx.rules);
+        self.seq.clear();
+        self.seq.extend_from_slice(recent);
         self.num_recent = 0;
         for &(c, m) in recent.iter().rev().take(RECENT).rev() {
             self.remember(c, m);
@@ -120,6 +130,19 @@ impl Playouts {
         };
         play_out(&ctx.rules, pos, rng, &mut policy);
         self.clear_local();
+    }
+
+    /// Learns the last good replies of the simulation just played out to `pos`; the
+    /// first `before_root` placements given to [`Playouts::run`] were made before the
+    /// search's root (context only).
+    pub fn learn(&mut self, ctx: &Context, pos: &Position, before_root: usize) {
+        let winner = ctx.sole_winner(pos);
+        self.replies.learn(ctx, pos, &self.seq, before_root, winner);
+    }
+
+    /// Forgets the last good replies (a new search that does not continue the last).
+    pub fn forget_replies(&mut self) {
+        self.replies.clear();
     }
 
     fn remember(&mut self, colour: usize, m: Move) {
@@ -154,6 +177,9 @@ impl Playouts {
         let plain = pos.pieces_placed(Colour::new(colour)) == 0
             || pos.has_reserved_cells(rules, Colour::new(colour));
         if !plain {
+            if let Some(m) = self.good_reply(ctx, pos, colour, min) {
+                return Some(m);
+            }
             self.mark_local(ctx, pos, colour);
             if let Some(m) = self.local_reply(ctx, pos, colour, min, rng) {
                 return Some(m);
@@ -170,6 +196,28 @@ impl Playouts {
         };
         self.playout
             .draw_best(rules, pos, Colour::new(colour), rng, DRAWS, key)
+    }
+
+    /// The last good reply of `colour` to the last placements, if one is remembered and
+    /// legal now.
+    fn good_reply(&self, ctx: &Context, pos: &Position, colour: usize, min: usize) -> Option<Move> {
+        let n = self.num_recent;
+        let last = self.recent[n.checked_sub(1)?].1;
+        let before = n.checked_sub(2).map(|i| self.recent[i].1);
+        let rules = &ctx.rules;
+        let t = rules.table();
+        let c = Colour::new(colour);
+        let attach = pos.attach_points(rules, c);
+        self.replies
+            .candidates(colour, last, before)
+            .into_iter()
+            .flatten()
+            .find(|&m| {
+                let cells = t.info(m).cells();
+                cells.len() >= min
+                    && pos.still_legal(rules, c, m)
+                    && cells.iter().any(|&k| attach.contains(k))
+            })
     }
 
     /// Marks the local cells for `colour`: where the other sides' recent placements let
@@ -237,11 +285,13 @@ impl Playouts {
             let (p, status, _) = self.hot[i];
             let k = r - if i == 0 { 0 } else { self.hot[i - 1].2 };
             let m = t.moves_at_status_all(p, status)[k as usize];
+            if pos.remaining(rules, Colour::new(colour), t.piece_of(m)) == 0 {
+                continue;
+            }
             let info = t.info(m);
             let cells = info.cells();
             if cells.len() < min
                 || info.hits(forbidden)
-                || pos.remaining(rules, Colour::new(colour), info.piece as usize) == 0
                 || (alt && !pos.still_legal(rules, Colour::new(colour), m))
             {
                 continue;
@@ -339,7 +389,10 @@ mod tests {
             let mut placed = [0usize; 4];
             playouts.run(&ctx, &mut pos, &mut rng, 0, &[], |_, c, _| placed[c] += 1);
             assert_eq!(placed[1], 0, "the colour out of time placed");
-            assert!(placed[0] > 0 && placed[2] > 0 && placed[3] > 0, "{placed:?}");
+            assert!(
+                placed[0] > 0 && placed[2] > 0 && placed[3] > 0,
+                "{placed:?}"
+            );
         }
     }
 

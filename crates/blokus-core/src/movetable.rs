@@ -74,6 +74,9 @@ pub struct MoveTable {
     geometry: Geometry,
     pieces: PieceSet,
     moves: Vec<MoveInfo>,
+    /// Per move, its piece: a compact copy of `MoveInfo::piece`, so that draws can
+    /// reject a move of a used piece without reading its (much larger) info.
+    piece_of: Vec<u8>,
     /// Flat lists: per move its edge cells then corner cells.
     neighbours: Vec<Cell>,
     /// Flat lists: per move its touched points then straight-side points.
@@ -225,10 +228,12 @@ impl MoveTable {
             }
         }
         status_index.push(status_list.len() as u32);
+        let piece_of = moves.iter().map(|i| i.piece).collect();
         MoveTable {
             geometry,
             pieces,
             moves,
+            piece_of,
             neighbours,
             points,
             at_index,
@@ -265,6 +270,12 @@ impl MoveTable {
     #[inline]
     pub fn info(&self, m: Move) -> &MoveInfo {
         &self.moves[m.index()]
+    }
+
+    /// The piece of a move (the same as `info(m).piece`, from a compact table).
+    #[inline]
+    pub fn piece_of(&self, m: Move) -> usize {
+        self.piece_of[m.index()] as usize
     }
 
     /// Covered cells of a move as a set.

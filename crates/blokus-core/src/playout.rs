@@ -185,11 +185,11 @@ impl Playout {
             let (p, status) = self.points[i];
             let k = r - if i == 0 { 0 } else { self.cumulative[i - 1] };
             let m = t.moves_at_status_all(p, status)[k as usize];
+            if pos.remaining(rules, colour, t.piece_of(m)) == 0 {
+                continue;
+            }
             let info = t.info(m);
-            if info.hits(forbidden)
-                || pos.remaining(rules, colour, info.piece as usize) == 0
-                || (alt && !pos.still_legal(rules, colour, m))
-            {
+            if info.hits(forbidden) || (alt && !pos.still_legal(rules, colour, m)) {
                 continue;
             }
             let multiplicity = info.cells().iter().filter(|&&c| attach.contains(c)).count() as u32;
@@ -250,8 +250,13 @@ impl Playout {
 pub trait PlayoutPolicy<R: Rng> {
     /// The placement of `colour` (to move in `pos`), or `None` if it has no legal move;
     /// then, as legal moves only ever disappear, it is never asked again.
-    fn choose(&mut self, rules: &Rules, pos: &Position, colour: Colour, rng: &mut R)
-        -> Option<Move>;
+    fn choose(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        colour: Colour,
+        rng: &mut R,
+    ) -> Option<Move>;
 
     /// Sees every placement just before it is made.
     fn placing(&mut self, _colour: Colour, _mv: Move) {}

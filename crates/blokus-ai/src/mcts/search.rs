@@ -44,6 +44,8 @@ pub struct Params {
     /// ...after at least this many simulations through it (a clearly lost game, seen
     /// after real search).
     pub resign_min_visits: u64,
+    /// Whether playouts play the last good replies.
+    pub good_replies: bool,
 }
 
 impl Params {
@@ -67,6 +69,7 @@ impl Default for Params {
             early_stop: true,
             resign_value: 0.03,
             resign_min_visits: 1_000,
+            good_replies: true,
         }
     }
 }
@@ -181,10 +184,16 @@ impl Searcher {
         // expanded (see `expand`), so an old expansion cannot be kept.
         let mirrored =
             game.position().moves_played() >= 2 && mirror_symmetry(ctx, game.position()).is_some();
-        match node {
-            Some(n) if reusable && !mirrored => self.tree.reroot(n),
-            _ => self.tree = Tree::new(),
-        }
+        let kept = match node {
+            Some(n) if reusable && !mirrored => {
+                self.tree.reroot(n);
+                true
+            }
+            _ => {
+                self.tree = Tree::new();
+                false
+            }
+        };
         self.root_events = events.to_vec();
         self.root_recent.clear();
         for e in events.iter().rev() {
@@ -202,6 +211,10 @@ impl Searcher {
             self.stamp_ply = vec![0; size];
             self.sim_id = 0;
             self.playouts = Some(Playouts::new(ctx));
+        } else if !kept {
+            if let Some(p) = self.playouts.as_mut() {
+                p.forget_replies();
+            }
         }
     }
 
@@ -300,6 +313,9 @@ impl Searcher {
             stamp[k] = sim;
             stamp_ply[k] = p as u16;
         });
+        if self.params.good_replies {
+            playouts.learn(ctx, pos, self.root_recent.len());
+        }
         let values = ctx.outcome(pos);
         self.backup(ctx, &values);
     }
