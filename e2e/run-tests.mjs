@@ -183,10 +183,13 @@ test('duo against the AI: place pieces by clicking, the AI answers, reload resum
   await createFromLobby(page, server.url, 'duo', ['me', 'ai']);
   await page.waitForSelector('#status.status-you');
   await shot(page, 'duo-start');
-  // Aimed away from the starting points: the rules engine's reason is shown.
+  // Aimed away from the starting points: the preview already says why, in the rules
+  // engine's words, naming the cell; a click changes nothing.
   await page.click('#tray .tray-colour.active button[data-piece="O"]');
-  await page.locator('#board polygon[data-name="b2"]').click();
+  await page.locator('#board polygon[data-name="b2"]').hover();
   await page.waitForFunction(() => (document.querySelector('#aim-hint')?.textContent || '').includes('starting point'));
+  assert((await page.locator('#aim-hint').innerText()).startsWith('Not at b2'), 'the cell named');
+  await page.locator('#board polygon[data-name="b2"]').click();
   assert((await ply(page)) === 0, 'nothing placed');
   await page.keyboard.press('Escape');
   await playSomeMove(page, 'X');
@@ -1512,6 +1515,87 @@ test('people around a game: names, two chats with HTML escaped, spectators count
     await shot(a, 'rematch-accepted');
   } finally {
     for (const ctx of [ca, cb, cc]) await ctx.close().catch(() => undefined);
+  }
+});
+
+test('Blokus 3D around the table: names, chats, spectators, a hint, scores of the position replayed, rematch, the lobby', async ({ browser, server }) => {
+  const ca = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const cc = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const a = await ca.newPage();
+    await a.goto(`${server.url}/cube`);
+    await a.waitForSelector('#c-variant option[value="rumis_2"]', { state: 'attached' });
+    // Named for people, and the missing clock said before the game starts.
+    assert((await a.locator('#c-variant option[value="rumis_2"]').innerText()).startsWith('Blokus 3D Duo'), 'variant named');
+    assert((await a.locator('#c-clock-note').innerText()).includes('without clocks'), 'no clocks, said');
+    await a.selectOption('#c-variant', 'rumis_2');
+    await a.selectOption('#c-site', 'plaza');
+    await a.locator('.seat-level').nth(1).selectOption('1');
+    await Promise.all([a.waitForURL(/\/cube\/[0-9a-f]{16}$/), a.click('#c-create')]);
+    const id = a.url().split('/').pop() || '';
+    await a.waitForFunction(() => !!window.blokusCube?.myTurn());
+    await a.fill('#name-input', 'Ada');
+    await a.click('#name-form button');
+    await a.waitForFunction(() => window.blokusCube?.state().seats[0].name === 'Ada');
+    assert((await a.locator('#seats').innerText()).includes('Ada (you)'), 'my name on my seat');
+
+    // The AI's hint: drawn in the view and said; nothing is played.
+    await a.click('#ai-hint');
+    await a.waitForFunction(() => (window.blokusCube?.hintCubes() ?? 0) > 0);
+    assert((await a.locator('#hint-text').innerText()).startsWith('Hint: the AI would place'), 'the hint said');
+    assert((await a.evaluate(() => window.blokusCube?.state().ply)) === 0, 'nothing played');
+
+    // A spectator on a phone: counted, with a chat of their own, HTML shown as text; no tray,
+    // and the page fits the phone's width.
+    const c = await cc.newPage();
+    await c.goto(`${server.url}/cube/${id}`);
+    await c.waitForFunction(() => !!window.blokusCube?.state());
+    await a.waitForFunction(() => document.querySelector('#spectators')?.textContent === '1 spectator watching');
+    assert(await c.locator('#tray-col').isHidden(), 'a spectator has no stones to place');
+    assert((await c.evaluate(() => document.documentElement.scrollWidth)) <= 390, 'no sideways scrolling on a phone');
+    await c.waitForFunction(() => document.querySelector('#chat-title')?.textContent === "Spectators' chat");
+    await c.fill('#chat-input', '<b>wow</b>');
+    await c.press('#chat-input', 'Enter');
+    await c.waitForFunction(() => [...document.querySelectorAll('#chat-log .chat-text')].some((e) => e.textContent === '<b>wow</b>'));
+    assert((await c.locator('#chat-log .chat-text b').count()) === 0, 'no markup from a chat line');
+    await a.fill('#chat-input', 'good luck');
+    await a.press('#chat-input', 'Enter');
+    await a.waitForFunction(() => [...document.querySelectorAll('#chat-log .chat-text')].some((e) => e.textContent === 'good luck'));
+    assert(!(await chatLines(a)).includes('<b>wow</b>'), "the players do not read the spectators' chat");
+
+    // To the end; then the end screen, and the scores of each position replayed.
+    await playOutOverSocket(a, await storedTokens(a, id));
+    await a.waitForSelector('#gameover:not([hidden]) #rematch');
+    assert(await a.locator('#tray-col').isHidden(), 'no stones to place after the game');
+    const end = /** @type {import('../web/js/cube.js').CubeState} */ (await a.evaluate(() => window.blokusCube?.state()));
+    const live = await a.locator('#scores').innerText();
+    await a.click('#r-first');
+    assert((await a.locator('#scores-title').innerText()) === 'Score at move 0', 'the scores say which position');
+    const start = await a.locator('#scores').innerText();
+    assert(start.includes('Blue: -11 — 0 on top, 11 stones left') && start !== live, `the empty site's scores (${start})`);
+    await a.click('#r-next');
+    const first = end.moves[0];
+    const tops = new Set(first.cubes.map((t) => t.replace(/\.\d+$/, ''))).size;
+    const after1 = await a.locator('#scores').innerText();
+    assert(after1.includes(`Blue: ${tops - 10} — ${tops} on top, 10 stones left`), `after the first stone (${after1})`);
+    assert((await a.locator('#moves li.current').innerText()).includes(first.cubes.join(',')), 'the move list follows');
+    await a.click('#r-last');
+    assert((await a.locator('#scores').innerText()) === live, 'live again');
+
+    // A rematch: the 3D page of the new game, colours rotated, my name kept.
+    await Promise.all([a.waitForURL((u) => /\/cube\/[0-9a-f]{16}$/.test(u.href) && !u.href.endsWith(id)), a.click('#rematch')]);
+    await a.waitForFunction(() => (window.blokusCube?.state()?.you || []).join() === '1');
+    const seats = await a.evaluate(() => window.blokusCube?.state()?.seats.map((st) => `${st.kind}:${st.name ?? ''}`) ?? []);
+    assert(seats.join() === 'ai:,me:Ada', `colours rotated, name kept (${seats})`);
+    await shot(a, 'cube-rematch');
+
+    // The lobby names 3D games and opens them on the 3D page.
+    await a.goto(`${server.url}/`);
+    const link = a.locator(`#mine a[href="/cube/${id}"]`);
+    await link.waitFor();
+    assert((await link.innerText()).startsWith('Blokus 3D Duo'), `named in the lobby (${await link.innerText()})`);
+  } finally {
+    for (const ctx of [ca, cc]) await ctx.close().catch(() => undefined);
   }
 });
 

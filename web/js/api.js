@@ -173,6 +173,7 @@
  *   | {type: 'undo', ply: number}
  *   | {type: 'time_out', ply: number, seat: number}
  *   | {type: 'game_over', ply: number}
+ *   | {type: 'check', cells: string, legal: boolean, reason?: string}
  *   | {type: 'error', code: string, message: string}} ServerMsg
  */
 

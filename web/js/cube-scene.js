@@ -34,8 +34,11 @@ function label(text, colour, size) {
   g.strokeText(text, 32, 34);
   g.fillStyle = colour;
   g.fillText(text, 32, 34);
+  // Depth-tested, so a cube in front hides a label behind it (a height or a name seen
+  // through a tower would read as belonging to the tower); drawn after the cubes and
+  // writing no depth, so the label's clear corners hide nothing.
   const sprite = new THREE.Sprite(
-    new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(canvas), depthTest: false }),
+    new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(canvas), transparent: true, depthWrite: false }),
   );
   sprite.scale.set(size, size, 1);
   sprite.renderOrder = 10;
@@ -83,7 +86,8 @@ export class CubeScene {
     this.pieces = new THREE.Group();
     this.labels = new THREE.Group();
     this.ghost = new THREE.Group();
-    this.scene.add(this.pieces, this.labels, this.ghost);
+    this.hint = new THREE.Group();
+    this.scene.add(this.pieces, this.labels, this.ghost, this.hint);
     /** Meshes the pointer can hit (base squares and cubes), with their cell. */
     this.targets = /** @type {any[]} */ ([]);
     this.raycaster = new THREE.Raycaster();
@@ -247,6 +251,37 @@ export class CubeScene {
       for (const c of cubes) this.ghost.add(this.cube(c, mat));
     }
     this.redraw();
+  }
+
+  /**
+   * Shows the AI's suggested stone (or none): see-through, with bright edges, so it reads
+   * as a suggestion and not as a stone placed or in hand.
+   * @param {Cube[]|null} cubes
+   * @param {string} colour colour name of the stone
+   */
+  setHint(cubes, colour) {
+    this.hint.clear();
+    if (cubes) {
+      const mat = this.material(`hint-${colour}`, () => new THREE.MeshLambertMaterial({
+        color: COLOUR_HEX[/** @type {keyof COLOUR_HEX} */ (colour)] ?? 0x888888,
+        transparent: true,
+        opacity: 0.35,
+        depthWrite: false,
+      }));
+      const edges = this.material('hint-edges', () => new THREE.LineBasicMaterial({ color: 0xff00aa }));
+      for (const c of cubes) {
+        const m = new THREE.Mesh(this.cubeGeom, mat);
+        m.position.copy(world(c[0], c[1], c[2]));
+        m.add(new THREE.LineSegments(this.edgeGeom, edges));
+        this.hint.add(m);
+      }
+    }
+    this.redraw();
+  }
+
+  /** The number of cubes of the hint shown (for tests). */
+  hintCubes() {
+    return this.hint.children.length;
   }
 
   /**

@@ -4,15 +4,18 @@
  * file, seats); `/cube/ID` plays it live over the WebSocket in a 3D view (cube-scene.js)
  * with a stone tray, turning the stone in hand about three axes, a ghost that rests where
  * gravity puts it and says whether the placement is legal (and why not, in the rules'
- * words from the server), the top-view score, replay and the record.
+ * words from the server), the top-view score of the position shown, replay and the record;
+ * the seats with names, the chat, spectators, rematch and the AI's hint as on the flat
+ * game page (the same modules).
  * @module
  */
 
 import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
+import { ChatPanel } from './chat.js';
 import { CubeScene } from './cube-scene.js';
 import { anchorIndex, moveText, normalise, parseCube, restingPlace, shapeKey, turn } from './cube-shapes.js';
 import { ReconnectingSocket } from './socket.js';
-import { addTokens, tokensFor } from './tokens.js';
+import { addTokens, displayName, setDisplayName, tokensFor } from './tokens.js';
 
 /** @typedef {import('./cube-shapes.js').Cube} Cube */
 
@@ -37,19 +40,25 @@ import { addTokens, tokensFor } from './tokens.js';
  * @property {boolean[]} out
  * @property {Array<{colour: number, visible: number, stones_left: number, points: number}>} scores
  * @property {Array<{side: number, name: string, score: number, place: number}>} results
- * @property {Array<{seat: number, kind: string, level: number|null, claimed: boolean, colours: string[], connected: boolean}>} seats
+ * @property {Array<{seat: number, kind: string, level: number|null, claimed: boolean, reserved?: boolean, name?: string|null, colours: string[], connected: boolean}>} seats
+ * @property {number} spectators connections watching without a seat
+ * @property {{id: string, accepted: number[]}|null} rematch the rematch, once asked for
  * @property {number[]} [you]
  * @property {boolean} [can_undo]
  * @property {string[]|null} legal
  * @property {number[]} [legal_pieces]
  */
 
-const VARIANTS = [
-  { id: 'rumis_2', name: 'Blokus 3D Duo', players: 2, text: 'two players, one colour each, the two-player height' },
-  { id: 'rumis_3', name: 'Blokus 3D Three-Player', players: 3, text: 'three players, one colour each' },
-  { id: 'rumis_4', name: 'Blokus 3D', players: 4, text: 'four players, one colour each, the four-player height' },
-  { id: 'rumis_2x4', name: 'Blokus 3D Two-Player', players: 2, text: 'two players with two colours each; a player\'s best colour decides' },
-];
+/**
+ * The 3D variants as the server names them (`GET /api/cube-variants`).
+ * @typedef {{id: string, name: string, description: string, players: number, colours: number}} CubeVariant
+ */
+
+/** @type {CubeVariant[]} */
+let VARIANTS = [];
+
+/** Where a variant's levels stand in a site's `heights` (2, 3, 4 players): four colours build under the four-player height. */
+const heightIndex = (/** @type {CubeVariant} */ v) => (v.colours === 4 ? 2 : v.players - 2);
 
 const KINDS = [
   ['me', 'Me (this browser)'],
@@ -66,11 +75,13 @@ async function createPage() {
   /** @type {Array<{name: string, width: number, depth: number, squares: number, heights: number[]}>} */
   const sites = await getJson('/api/sites');
   const variantSel = /** @type {HTMLSelectElement} */ ($('#c-variant'));
-  for (const v of VARIANTS) variantSel.append(h('option', { value: v.id }, [`${v.name} — ${v.text}`]));
+  // Two players first: the game most people start with.
+  const order = [...VARIANTS].sort((a, b) => a.players - b.players || a.colours - b.colours);
+  for (const v of order) variantSel.append(h('option', { value: v.id }, [`${v.name} — ${v.description}`]));
   const siteSel = /** @type {HTMLSelectElement} */ ($('#c-site'));
   const describe = () => {
     const v = VARIANTS.find((x) => x.id === variantSel.value) || VARIANTS[0];
-    const k = v.id === 'rumis_2x4' ? 2 : v.players - 2;
+    const k = heightIndex(v);
     siteSel.replaceChildren(
       ...sites.map((s) => h('option', { value: s.name }, [`${s.name}: ${s.width} × ${s.depth}, ${s.squares} squares, ${s.heights[k]} levels`])),
       h('option', { value: '' }, ['From a site file…']),
@@ -156,14 +167,14 @@ class CubePage {
     this.sending = false;
     /** @type {number|undefined} */
     this.checkTimer = undefined;
+    /** @type {{ply: number, piece: string, cells: string[]}|null} the AI's suggestion shown */
+    this.aiHint = null;
     this.bindView();
     this.bindControls();
+    this.chat = new ChatPanel((text) => this.sock.send({ type: 'chat', text }));
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     this.sock = new ReconnectingSocket(`${proto}://${location.host}/api/games/${id}/ws`, {
-      onOpen: () => {
-        const tokens = tokensFor(id).map((t) => t.token);
-        if (tokens.length) this.sock.send({ type: 'join', tokens });
-      },
+      onOpen: () => this.join(),
       onStatus: (st) => {
         const c = $('#conn');
         c.textContent = st === 'open' ? 'connected' : st === 'connecting' ? 'connecting…' : 'reconnecting…';
@@ -174,6 +185,22 @@ class CubePage {
     this.render();
   }
 
+  /** Takes this device's seats (with its player's name); a spectator gives the name for the chat. */
+  join() {
+    const tokens = tokensFor(this.id).map((t) => t.token);
+    const name = displayName();
+    if (tokens.length) this.sock.send(name ? { type: 'join', tokens, name } : { type: 'join', tokens });
+    else if (name) this.sock.send({ type: 'name', name });
+  }
+
+  /** Sets this device's display name: kept here, sent to the server (which checks it). */
+  setName() {
+    const name = /** @type {HTMLInputElement} */ ($('#name-input')).value.trim().replace(/\s+/g, ' ');
+    if (!name) return;
+    setDisplayName(name);
+    if (!this.sock.send({ type: 'name', name })) this.toast('Not connected; the name was not sent.');
+  }
+
   /** @param {any} m */
   onMessage(m) {
     if (m.type === 'state') {
@@ -182,6 +209,17 @@ class CubePage {
       this.legal = new Set(m.legal || []);
       if (this.hand && !(m.remaining[m.to_move ?? 0]?.[this.hand.stone])) this.hand = null;
       this.render();
+    } else if (m.type === 'chat') {
+      this.chat.add(m);
+    } else if (m.type === 'chat_history') {
+      this.chat.history(m.channel, m.lines);
+    } else if (m.type === 'viewers') {
+      this.state.spectators = m.spectators;
+      this.renderSpectators();
+    } else if (m.type === 'rematch') {
+      // This device's seats in the new game: kept, then off to it.
+      addTokens(m.id, m.tokens);
+      location.href = m.url;
     } else if (m.type === 'check') {
       if (this.ghost && this.ghost.text === m.cells && !m.legal) {
         this.ghost.reason = m.reason || 'not legal here';
@@ -189,7 +227,12 @@ class CubePage {
       }
     } else if (m.type === 'error') {
       this.sending = false;
-      this.toast(m.message);
+      // A refused chat line goes under the chat's input; a refused name is not kept.
+      if (m.code === 'bad_chat' || (m.code === 'rate_limited' && m.message.includes('chatting'))) this.chat.note(m.message, true);
+      else {
+        if (m.code === 'bad_name') setDisplayName('');
+        this.toast(m.message);
+      }
     } else if (m.type === 'pass') {
       this.toast(`${m.names.map(title).join(', ')} cannot place any more stones.`);
     }
@@ -209,7 +252,13 @@ class CubePage {
   }
 
   canPlace() {
-    return this.myTurn() && this.viewPly === null && !this.sending;
+    return this.myTurn() && this.viewPly === null && !this.sending && !this.waitingForOpponent();
+  }
+
+  /** Whether the game waits for an invited person to take their seat (the server refuses moves till then). */
+  waitingForOpponent() {
+    const s = this.state;
+    return !s.over && s.seats.some((st) => st.kind === 'human' && !st.claimed);
   }
 
   colourToMove() {
@@ -257,6 +306,12 @@ class CubePage {
     $('#view-up').addEventListener('click', () => this.scene.orbit(0, 15));
     $('#view-down').addEventListener('click', () => this.scene.orbit(0, -15));
     $('#undo').addEventListener('click', () => this.sock.send({ type: 'undo' }));
+    $('#ai-hint').addEventListener('click', () => this.askHint());
+    /** @type {HTMLInputElement} */ ($('#name-input')).value = displayName();
+    $('#name-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      this.setName();
+    });
     document.addEventListener('keydown', (ev) => this.key(ev));
     const range = /** @type {HTMLInputElement} */ ($('#r-range'));
     range.addEventListener('input', () => this.showPly(Number(range.value)));
@@ -354,6 +409,41 @@ class CubePage {
     this.renderAimHint();
   }
 
+  /** Hints are for practice against the computer: an AI seat and no other person. */
+  hintsAllowed() {
+    const s = this.state;
+    return s.seats.some((st) => st.kind === 'ai') && !s.seats.some((st) => st.kind === 'human');
+  }
+
+  /** Asks the server for the AI's placement for this player and shows it in the view. */
+  async askHint() {
+    const s = this.state;
+    if (!this.canPlace()) return;
+    const held = tokensFor(this.id).find((t) => t.seat === s.player_to_move);
+    if (!held) return;
+    const button = /** @type {HTMLButtonElement} */ ($('#ai-hint'));
+    button.disabled = true;
+    try {
+      /** @type {{ply: number, piece: string, cells: string[]}} */
+      const hint = await postJson(`/api/games/${this.id}/hint`, { token: held.token });
+      this.aiHint = hint;
+      this.renderHint();
+    } catch (e) {
+      this.toast(`No hint: ${/** @type {Error} */ (e).message}`);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  /** The hint of this turn, if one was asked for: its stone drawn in the view, and said. */
+  renderHint() {
+    const hint = this.aiHint && this.aiHint.ply === this.state.ply && this.canPlace() ? this.aiHint : null;
+    this.scene.setHint(hint ? hint.cells.map(parseCube) : null, this.colourToMove());
+    const el = $('#hint-text');
+    el.hidden = !hint;
+    el.textContent = hint ? `Hint: the AI would place ${hint.piece} at ${hint.cells.join(',')} (outlined in the view).` : '';
+  }
+
   /* ---------------------------------------------------------------- replay */
 
   shownPly() {
@@ -369,6 +459,11 @@ class CubePage {
     this.renderView();
     this.renderReplay();
     this.renderStatus();
+    this.renderScores();
+    this.renderMoves();
+    this.renderHint();
+    $('#undo').hidden = !this.state.can_undo || this.viewPly !== null;
+    $('#ai-hint').hidden = !this.hintsAllowed() || !this.canPlace();
   }
 
   /* ---------------------------------------------------------------- rendering */
@@ -382,8 +477,13 @@ class CubePage {
     this.renderMoves();
     this.renderReplay();
     this.renderOver();
+    this.renderSpectators();
     this.updateGhost();
-    $('#undo').hidden = !this.state.can_undo;
+    this.renderHint();
+    $('#undo').hidden = !this.state.can_undo || this.viewPly !== null;
+    $('#ai-hint').hidden = !this.hintsAllowed() || !this.canPlace();
+    // After the game nobody places; spectators have nothing to place.
+    $('#tray-col').hidden = this.state.over || !(this.state.you || []).length;
     $('#variant-name').textContent = `${VARIANTS.find((v) => v.id === this.state.variant)?.name || this.state.variant} · site ${this.state.site.name}`;
   }
 
@@ -404,10 +504,12 @@ class CubePage {
   renderStatus() {
     const s = this.state;
     let text;
-    if (this.viewPly !== null) text = `Replay: the position after move ${this.viewPly} of ${s.moves.length}.`;
+    if (this.viewPly !== null) text = `Replay: the position after move ${this.viewPly} of ${s.moves.length}. » returns to the game.`;
     else if (s.over) text = 'The game is over.';
-    else if (this.myTurn()) text = `Your turn (${title(this.colourToMove())}): pick a stone, turn it (X, Y, Z), aim and click.`;
-    else text = `${title(this.colourToMove())} to move.`;
+    else if (this.waitingForOpponent()) {
+      text = (s.you || []).length ? 'Waiting for the opponent to join — share this game\'s link.' : 'Waiting for an invited player to take their seat.';
+    } else if (this.myTurn()) text = `Your turn (${title(this.colourToMove())}): pick a stone, turn it (X, Y, Z), aim and click.`;
+    else text = `${title(this.colourToMove())} (${this.seatLabel(/** @type {number} */ (s.player_to_move))}) to move.`;
     $('#status').textContent = text;
     document.title = `${this.myTurn() ? '● ' : ''}Blokus 3D`;
   }
@@ -458,63 +560,122 @@ class CubePage {
     }
   }
 
+  /** @param {number} seat @returns {string} who sits there, as the other players see it */
+  seatLabel(seat) {
+    const s = this.state;
+    const st = s.seats[seat];
+    const you = (s.you || []).includes(seat);
+    if (st.kind === 'ai') return `Computer, level ${st.level}`;
+    if (you) return st.name ? `${st.name} (you)` : st.kind === 'hotseat' ? 'hot-seat (you)' : 'you';
+    if (st.name) return st.claimed ? st.name : `${st.name} (invited)`;
+    if (st.kind === 'human' && !st.claimed) return 'open: a person by link';
+    return `player ${seat + 1}`;
+  }
+
   renderSeats() {
     const s = this.state;
+    const mine = s.you || [];
     $('#seats').replaceChildren(
       ...s.seats.map((seat) => {
-        const who = seat.kind === 'ai' ? `Computer, level ${seat.level}` : seat.kind === 'human' && !seat.claimed ? 'open: a person by link' : 'Person';
-        const you = s.you?.includes(seat.seat) ? ' (you)' : '';
-        return h('div', { class: `seat${s.player_to_move === seat.seat && !s.over ? ' to-move' : ''}` }, [
+        const row = h('div', { class: `seat${s.player_to_move === seat.seat && !s.over ? ' to-move' : ''}` }, [
           ...seat.colours.map((c) => h('span', { class: 'swatch', style: `background:${colourHex(c)}` }, [])),
-          ` ${seat.colours.map(title).join(' + ')}: ${who}${you}${seat.connected ? '' : ' — away'}`,
+          ` ${seat.colours.map(title).join(' + ')}: `,
+          h('span', { class: seat.name ? 'player-name' : '' }, [this.seatLabel(seat.seat)]),
+          seat.connected || seat.kind === 'ai' ? '' : ' — away',
         ]);
+        return row;
       }),
     );
-    const open = s.seats.some((x) => x.kind === 'human' && !x.claimed);
+    $('#name-input').setAttribute('aria-label', mine.length ? 'your name, shown to the other players' : 'your name in the spectators\' chat');
+    const open = s.seats.some((x) => x.kind === 'human' && !x.claimed && !x.reserved);
     const share = $('#share');
     share.hidden = !open;
     if (open) {
       const url = `${location.origin}/cube/${this.id}`;
-      const claim = h('button', { type: 'button' }, ['Take an open seat']);
-      claim.addEventListener('click', async () => {
-        try {
-          /** @type {{seat: number, token: string}} */
-          const r = await postJson(`/api/games/${this.id}/join`, {});
-          addTokens(this.id, [r]);
-          this.sock.send({ type: 'join', tokens: tokensFor(this.id).map((t) => t.token) });
-        } catch (e) {
-          this.toast(/** @type {Error} */ (e).message);
-        }
-      });
-      share.replaceChildren(h('p', {}, ['Invite with this link: ', h('code', {}, [url])]), claim);
+      /** @type {HTMLElement[]} */
+      const parts = [h('p', {}, ['Invite with this link: ', h('code', {}, [url])])];
+      if (mine.length === 0) {
+        const claim = h('button', { type: 'button' }, ['Take an open seat']);
+        claim.addEventListener('click', async () => {
+          try {
+            /** @type {{seat: number, token: string}} */
+            const r = await postJson(`/api/games/${this.id}/join`, {});
+            addTokens(this.id, [r]);
+            this.join();
+          } catch (e) {
+            this.toast(/** @type {Error} */ (e).message);
+          }
+        });
+        parts.push(claim);
+      }
+      share.replaceChildren(...parts);
     }
+  }
+
+  /** How many watch without a seat. */
+  renderSpectators() {
+    const n = this.state.spectators || 0;
+    $('#spectators').textContent = n === 0 ? 'no spectators' : `${n} spectator${n === 1 ? '' : 's'} watching`;
+  }
+
+  /**
+   * The score of every colour in the position after `n` moves, by the rules' count: the
+   * squares of its colour seen from above, minus one per stone not placed.
+   * @param {number} n
+   * @returns {Array<{colour: number, visible: number, stones_left: number, points: number}>}
+   */
+  scoresAt(n) {
+    const s = this.state;
+    if (n === s.moves.length) return s.scores;
+    /** @type {Map<string, {z: number, colour: number}>} */
+    const top = new Map();
+    const placed = s.colours.map(() => 0);
+    for (const m of s.moves.slice(0, n)) {
+      placed[m.colour]++;
+      for (const text of m.cubes) {
+        const [x, y, z] = parseCube(text);
+        const k = `${x},${y}`;
+        if ((top.get(k)?.z ?? -1) < z) top.set(k, { z, colour: m.colour });
+      }
+    }
+    return s.colours.map((_, c) => {
+      const visible = [...top.values()].filter((t) => t.colour === c).length;
+      const left = s.stones.length - placed[c];
+      return { colour: c, visible, stones_left: left, points: visible - left };
+    });
   }
 
   renderScores() {
     const s = this.state;
+    const replay = this.viewPly !== null;
+    $('#scores-title').textContent = replay ? `Score at move ${this.viewPly}` : 'Score';
     $('#scores').replaceChildren(
       h('p', { class: 'muted' }, ['1 point per square of your colour seen from above, −1 per stone not placed.']),
-      ...s.scores.map((sc) => h('div', { class: `score-row${s.to_move === sc.colour && !s.over ? ' to-move' : ''}` }, [
+      ...this.scoresAt(this.shownPly()).map((sc) => h('div', { class: `score-row${s.to_move === sc.colour && !s.over && !replay ? ' to-move' : ''}` }, [
         h('span', { class: 'swatch', style: `background:${colourHex(s.colours[sc.colour])}` }, []),
         h('b', {}, [` ${title(s.colours[sc.colour])}: ${sc.points}`]),
-        h('span', { class: 'muted' }, [` — ${sc.visible} on top, ${sc.stones_left} stones left${s.out[sc.colour] && !s.over ? ', out' : ''}`]),
+        h('span', { class: 'muted' }, [` — ${sc.visible} on top, ${sc.stones_left} stones left${s.out[sc.colour] && !s.over && !replay ? ', out' : ''}`]),
       ])),
     );
   }
 
   renderMoves() {
     const s = this.state;
-    $('#moves').replaceChildren(
-      ...s.moves.map((m, i) => {
-        const li = h('li', {}, [
-          h('span', { class: 'swatch', style: `background:${colourHex(s.colours[m.colour])}` }, []),
-          ` ${m.stone} ${m.cubes.join(',')}`,
-          ...(m.passes.length ? [h('span', { class: 'muted' }, [` — ${m.passes.map((c) => title(s.colours[c])).join(', ')} out`])] : []),
-        ]);
-        li.addEventListener('click', () => this.showPly(i + 1));
-        return li;
-      }),
-    );
+    const ol = $('#moves');
+    const items = s.moves.map((m, i) => {
+      const li = h('li', { class: this.viewPly !== null && i === this.viewPly - 1 ? 'current' : '' }, [
+        h('span', { class: 'swatch', style: `background:${colourHex(s.colours[m.colour])}` }, []),
+        ` ${m.stone} ${m.cubes.join(',')}`,
+        ...(m.passes.length ? [h('span', { class: 'muted' }, [` — ${m.passes.map((c) => title(s.colours[c])).join(', ')} out`])] : []),
+      ]);
+      li.addEventListener('click', () => this.showPly(i + 1));
+      return li;
+    });
+    ol.replaceChildren(...items);
+    // The list follows the position shown.
+    if (this.viewPly === null) ol.scrollTop = ol.scrollHeight;
+    else if (this.viewPly > 0) items[this.viewPly - 1].scrollIntoView({ block: 'nearest' });
+    else ol.scrollTop = 0;
   }
 
   renderReplay() {
@@ -525,14 +686,43 @@ class CubePage {
     $('#r-label').textContent = this.viewPly === null ? `move ${total} (live)` : `move ${this.viewPly} of ${total}`;
   }
 
+  /** The end screen: places and scores, the record, a rematch and a new game. */
   renderOver() {
     const s = this.state;
     const panel = $('#gameover');
     panel.hidden = !s.over;
     if (!s.over) return;
-    const rows = [...s.results].sort((a, b) => a.place - b.place).map((r) =>
-      h('li', {}, [`${r.place}. ${sideTitle(r.name)}: ${r.score} points`]));
-    panel.replaceChildren(h('h2', {}, ['Game over']), h('ol', { class: 'results' }, rows));
+    const mine = s.you || [];
+    const r = s.rematch;
+    const asked = !!r && mine.length > 0 && mine.every((seat) => r.accepted.includes(seat));
+    const rows = [...s.results].sort((a, b) => a.place - b.place).map((res) =>
+      h('li', { class: res.place === 1 ? 'winner' : '' }, [`${res.place}. ${sideTitle(res.name)}: ${res.score} points${res.place === 1 ? ' ★' : ''}`]));
+    const rematch = h('button', { type: 'button', class: 'primary', id: 'rematch' }, [
+      !r ? 'Rematch' : asked ? 'Go to the rematch' : 'Accept the rematch',
+    ]);
+    rematch.addEventListener('click', () => this.sock.send({ type: 'rematch' }) || this.toast('Not connected; try again.'));
+    rematch.hidden = mine.length === 0;
+    /** @type {HTMLElement[]} */
+    const offer = [];
+    if (r && !asked) {
+      const by = r.accepted.map((seat) => this.seatLabel(seat)).join(', ');
+      offer.push(h('p', { class: 'rematch-offer', id: 'rematch-offer' }, [`${by} asks for a rematch (colours rotated).`]));
+    }
+    const replay = h('button', { type: 'button' }, ['Replay from the start']);
+    replay.addEventListener('click', () => this.showPly(0));
+    const watch = r && mine.length === 0 ? [h('a', { class: 'button', href: `/cube/${r.id}`, id: 'watch-rematch' }, ['Watch the rematch'])] : [];
+    panel.replaceChildren(
+      h('h2', {}, ['Game over']),
+      ...offer,
+      h('ol', { class: 'results' }, rows),
+      h('div', { class: 'row wrap' }, [
+        h('a', { class: 'button', href: `/api/games/${this.id}/record.blksgf`, download: '' }, ['⬇ Download the record']),
+        replay,
+        rematch,
+        ...watch,
+        h('a', { class: 'button', href: '/cube' }, ['New game']),
+      ]),
+    );
   }
 }
 
@@ -582,12 +772,13 @@ function stoneSvg(cubes, fill, u) {
 async function main() {
   const parts = location.pathname.split('/').filter(Boolean);
   const id = parts[0] === 'cube' && parts[1] ? decodeURIComponent(parts[1]) : '';
-  if (!id) {
-    await createPage();
-    return;
-  }
   $('#create').hidden = true;
   try {
+    VARIANTS = await getJson('/api/cube-variants');
+    if (!id) {
+      await createPage();
+      return;
+    }
     /** @type {CubeState} */
     const s = await getJson(`/api/games/${id}`);
     if (s.family !== 'cube') {
@@ -618,6 +809,7 @@ async function main() {
       },
       screenPoint: (x, y) => p.scene.screenPoint(x, y),
       ghost: () => (p.ghost ? { ...p.ghost } : null),
+      hintCubes: () => p.scene.hintCubes(),
     };
   } catch (e) {
     $('#status').textContent = `Cannot open this game: ${/** @type {Error} */ (e).message}`;

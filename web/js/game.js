@@ -50,8 +50,10 @@ class GamePage {
         },
         check: (cells) => ({ legal: this.legal.has(this.moveKey(cells)) }),
         place: (cells) => this.place(cells),
-        // The rules engine on the server names the broken rule and the cell.
+        // The rules engine on the server names the broken rule and the cell: asked while
+        // the preview rests, and again if the player insists.
         refused: (cells) => this.sendMove(cells),
+        ask: (cells) => this.sock.send({ type: 'check', cells: this.moveKey(cells).split(',') }),
         changed: () => {
           this.renderTray();
           this.renderStatus();
@@ -238,6 +240,12 @@ class GamePage {
         addTokens(m.id, m.tokens);
         location.href = m.url;
         break;
+      case 'check': {
+        // The reason for the preview still shown (an answer for an earlier aim is dropped).
+        const cells = this.picker.cells;
+        if (!m.legal && m.reason && cells && this.moveKey(cells) === m.cells) this.picker.explain(m.reason);
+        break;
+      }
       case 'move':
         break;
     }

@@ -13,6 +13,12 @@ import { addTokens, allTokens } from './tokens.js';
 
 /** @type {VariantSummary[]} */
 let variants = [];
+/**
+ * The Blokus 3D variants (`/api/cube-variants`): their games are listed with the others
+ * and open on the 3D page.
+ * @type {Array<{id: string, name: string}>}
+ */
+let cubeVariants = [];
 
 const SEAT_KINDS = [
   ['me', 'Me'],
@@ -147,12 +153,13 @@ function ago(t) {
  * @returns {HTMLElement}
  */
 function gameItem(g) {
-  const v = variants.find((x) => x.id === g.variant);
+  const cube = cubeVariants.find((x) => x.id === g.variant);
+  const v = cube || variants.find((x) => x.id === g.variant);
   const seats = g.seats
     .map((s) => (s.kind === 'ai' ? `AI ${s.level}` : s.name ? s.name : s.kind === 'human' && !s.claimed ? 'open' : 'person'))
     .join(' · ');
   return h('li', {}, [
-    h('a', { href: `/game/${g.id}` }, [
+    h('a', { href: `/${cube ? 'cube' : 'game'}/${g.id}` }, [
       h('b', {}, [v ? v.name : g.variant]),
       h('span', { class: 'muted' }, [` ${seats}${g.clock ? `, ${g.clock}` : ''} — ${g.plies} moves, ${ago(g.updated)}`]),
     ]),
@@ -176,7 +183,7 @@ async function refreshLists() {
 }
 
 async function main() {
-  variants = await getJson('/api/variants');
+  [variants, cubeVariants] = await Promise.all([getJson('/api/variants'), getJson('/api/cube-variants')]);
   const sel = /** @type {HTMLSelectElement} */ ($('#variant'));
   for (const v of variants) {
     const o = /** @type {HTMLOptionElement} */ (h('option', { value: v.id }, [`${v.name} (${v.id})`]));

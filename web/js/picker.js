@@ -31,6 +31,7 @@ import { Orientation, placeShape } from './geometry.js';
  * @property {(cells: number[]) => Verdict} check the verdict on cells, all on the board
  * @property {(cells: number[]) => void} place places the piece in hand on legal cells
  * @property {(cells: number[]) => void} [refused] the player insists on an illegal placement
+ * @property {(cells: number[]) => void} [ask] asks why cells are illegal (the answer comes back through `explain`)
  * @property {() => void} changed the piece in hand changed (redraw the tray)
  * @property {(ev: KeyboardEvent) => boolean} [key] page keys, tried first; true if handled
  */
@@ -99,6 +100,8 @@ export class PiecePicker {
     this.verdict = null;
     /** @type {string|null} a reason given by the server for the current aim */
     this.explained = null;
+    /** @type {ReturnType<typeof setTimeout>|undefined} the pending question why an aim is illegal */
+    this.askTimer = undefined;
     /** Whether the aim was set with the arrow keys. */
     this.byKeyboard = false;
     this.bindInput();
@@ -254,6 +257,7 @@ export class PiecePicker {
   /** Recomputes the ghost and its verdict and redraws the piece in hand. */
   refresh() {
     this.explained = null;
+    clearTimeout(this.askTimer);
     this.cells = null;
     this.verdict = null;
     const board = this.board;
@@ -263,6 +267,9 @@ export class PiecePicker {
       this.cells = cells;
       this.verdict = cells ? this.host.check(cells) : { legal: false, reason: 'the piece sticks out of the board' };
       board.showGhost(xy, colour, this.verdict.legal);
+      // Why not: the rules engine is asked once the aim rests a moment (not at every cell passed).
+      const ask = this.host.ask;
+      if (cells && ask && !this.verdict.legal && !this.verdict.reason) this.askTimer = setTimeout(() => ask(cells), 300);
     } else if (board) {
       board.clearGhost();
     }

@@ -6,8 +6,9 @@ use blokus_core::cube::score::{colour_scores, results, CubeColourScore};
 use blokus_core::cube::{CubeGame, CubeVariantId, Stone};
 use serde::Serialize;
 
+use crate::rematch::RematchView;
 use crate::seats::{GameStatus, Seat};
-use crate::view::{ResultView, SeatView};
+use crate::view::{ResultView, RoomFacts, SeatView};
 
 /// The site of a game.
 #[derive(Serialize)]
@@ -88,10 +89,15 @@ pub struct CubeGameView {
     pub results: Vec<ResultView>,
     /// The seats.
     pub seats: Vec<SeatView>,
+    /// Connections watching without a seat.
+    pub spectators: usize,
+    /// The rematch, once a player asked for one.
+    pub rematch: Option<RematchView>,
 }
 
 /// The shared state of a 3D game (see [`CubeGameView`]).
-pub fn state(id: &str, game: &CubeGame, seats: &[Seat], connected: &[bool]) -> CubeGameView {
+pub fn state(id: &str, game: &CubeGame, seats: &[Seat], facts: RoomFacts<'_>) -> CubeGameView {
+    let connected = facts.connected;
     let rules = game.rules();
     let t = rules.table();
     let site = rules.site();
@@ -196,6 +202,8 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], connected: &[bool]) -> C
         scores: colour_scores(rules, pos),
         results,
         seats: seats_view,
+        spectators: facts.spectators,
+        rematch: facts.rematch,
     }
 }
 

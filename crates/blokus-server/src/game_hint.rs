@@ -6,13 +6,17 @@
 use axum::extract::{Path, State};
 use axum::routing::post;
 use axum::{Json, Router};
+use blokus_ai::cube::cube_player_from_spec;
 use blokus_ai::{Budget, Decision};
+use blokus_core::cube::notation::move_cubes;
+use blokus_core::cube::CubeGame;
 use blokus_core::notation::{move_cells, piece_name};
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::room::RoomMsg;
+use crate::room_game::RoomGame;
 use crate::seats::{is_token, AiLevel, SeatKind};
 
 /// The level the hint plays at: strong, and well under a second per move.
@@ -63,11 +67,6 @@ async fn hint(
         .map(|&(_, s)| s)
         .ok_or_else(|| AppError::Forbidden("this token holds no seat of the game".into()))?;
     let (game, seats) = hub.ask(&id, |reply| RoomMsg::GameCopy { reply }).await?;
-    let crate::room_game::RoomGame::Flat(game) = game else {
-        return Err(AppError::Conflict(
-            "hints are not available in Blokus 3D games".into(),
-        ));
-    };
     if !seats.iter().any(|s| s.kind == SeatKind::Ai)
         || seats.iter().any(|s| s.kind == SeatKind::Human)
     {
@@ -75,6 +74,11 @@ async fn hint(
             "hints are for games against the computer only".into(),
         ));
     }
+    let level = AiLevel::try_from(HINT_LEVEL).expect("a valid level");
+    let game = match game {
+        RoomGame::Flat(game) => game,
+        RoomGame::Cube(game) => return cube_hint(&hub, game, seat, level).await.map(Json),
+    };
     let pos = game.position();
     if game.is_over() || pos.awaiting_pie_choice() {
         return Err(AppError::Conflict("there is no placement to hint".into()));
@@ -83,7 +87,6 @@ async fn hint(
         return Err(AppError::Conflict("it is not your turn".into()));
     }
     let ply = game.events().len();
-    let level = AiLevel::try_from(HINT_LEVEL).expect("a valid level");
     let searched = game.clone();
     let decision = hub
         .cpu
@@ -104,4 +107,36 @@ async fn hint(
         }
         _ => Err(AppError::Conflict("there is no placement to hint".into())),
     }
+}
+
+/// The hint of a Blokus 3D game: the stone and its cubes (`c4.2`) the AI would place.
+async fn cube_hint(
+    hub: &Hub,
+    game: CubeGame,
+    seat: usize,
+    level: AiLevel,
+) -> Result<HintAnswer, AppError> {
+    if game.is_over() {
+        return Err(AppError::Conflict("there is no placement to hint".into()));
+    }
+    if game.rules().seating().player_of(game.to_move()) != seat {
+        return Err(AppError::Conflict("it is not your turn".into()));
+    }
+    let ply = game.moves().len();
+    let spec = format!("mcts:level={},seed={}", level.get(), rand::random::<u64>());
+    let searched = game.clone();
+    let mv = hub
+        .cpu
+        .run(move |_| {
+            cube_player_from_spec(&spec)
+                .expect("AI levels are valid 3D player specs")
+                .choose(&searched, Budget::default())
+        })
+        .await?;
+    let table = game.rules().table();
+    Ok(HintAnswer {
+        ply,
+        piece: table.get(mv).stone().name().to_string(),
+        cells: move_cubes(table, mv),
+    })
 }

@@ -31,6 +31,7 @@ pub fn router(hub: Hub) -> Router {
         .route("/api/variants", get(list_variants))
         .route("/api/variants/:id", get(variant_detail))
         .route("/api/sites", get(list_sites))
+        .route("/api/cube-variants", get(list_cube_variants))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/:id", get(game_state))
         .route("/api/games/:id/join", post(join_game))
@@ -74,6 +75,33 @@ struct SiteSummary {
     squares: usize,
     /// Levels with 2, 3 and 4 players.
     heights: [usize; 3],
+}
+
+/// A Blokus 3D variant, for the pages that create and list 3D games.
+#[derive(Serialize)]
+struct CubeVariantSummary {
+    id: &'static str,
+    /// The name people know it by (`Blokus 3D Duo`).
+    name: &'static str,
+    description: &'static str,
+    players: usize,
+    colours: usize,
+}
+
+/// `GET /api/cube-variants`: the Blokus 3D variants, in display order.
+async fn list_cube_variants() -> Json<Vec<CubeVariantSummary>> {
+    Json(
+        CubeVariantId::ALL
+            .iter()
+            .map(|&v| CubeVariantSummary {
+                id: v.as_str(),
+                name: v.game_name(),
+                description: v.description(),
+                players: v.seating().players(),
+                colours: v.seating().colours(),
+            })
+            .collect(),
+    )
 }
 
 /// `GET /api/sites`: the built-in sites of Blokus 3D.
@@ -270,10 +298,7 @@ async fn create_game(
     let id = new_game_id();
     let status = GameStatus::of(false, &seats);
     let ai_first = crate::room::ai_to_move(&game, &seats);
-    let page = match game {
-        RoomGame::Flat(_) => "game",
-        RoomGame::Cube(_) => "cube",
-    };
+    let page = game.page();
     // The first player's clock runs from the start once every seat is taken (else
     // when the last seat is claimed).
     let clock = req.clock.map(|control| {

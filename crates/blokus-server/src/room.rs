@@ -995,7 +995,7 @@ impl Room {
         }
         let text = ServerMsg::Rematch {
             id: &r.id,
-            url: format!("/game/{}", r.id),
+            url: format!("/{}/{}", self.game.page(), r.id),
             tokens: r.tokens_for(&held),
         }
         .text();

@@ -295,9 +295,7 @@ impl RoomGame {
     pub fn view(&self, id: &str, seats: &[Seat], facts: RoomFacts<'_>) -> AnyView {
         match self {
             RoomGame::Flat(g) => AnyView::Flat(view::state(id, g, seats, facts)),
-            RoomGame::Cube(g) => {
-                AnyView::Cube(crate::cube_view::state(id, g, seats, facts.connected))
-            }
+            RoomGame::Cube(g) => AnyView::Cube(crate::cube_view::state(id, g, seats, facts)),
         }
     }
 
@@ -316,6 +314,15 @@ impl RoomGame {
                 }
                 out
             }
+        }
+    }
+
+    /// The web page that plays a game of this family: `game` (flat) or `cube` (3D), as in
+    /// the game's address `/{page}/{id}`.
+    pub fn page(&self) -> &'static str {
+        match self {
+            RoomGame::Flat(_) => "game",
+            RoomGame::Cube(_) => "cube",
         }
     }
 

@@ -35,6 +35,30 @@ async fn sites_are_listed_and_bad_3d_creations_are_refused_with_reasons() {
         .collect();
     assert_eq!(names, ["plaza", "cross", "ring", "diamond", "tower"]);
     assert_eq!(sites[0]["heights"], json!([4, 6, 8]));
+    let (status, variants) = get(&server, "/api/cube-variants").await;
+    assert_eq!(status, 200);
+    let named: Vec<(&str, &str, u64)> = variants
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let id = v["id"].as_str().unwrap();
+            (
+                id,
+                v["name"].as_str().unwrap(),
+                v["players"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("rumis_4", "Blokus 3D", 4),
+            ("rumis_3", "Blokus 3D Three-Player", 3),
+            ("rumis_2", "Blokus 3D Duo", 2),
+            ("rumis_2x4", "Blokus 3D Two-Player", 2),
+        ]
+    );
     let two = json!([{"kind": "me"}, {"kind": "ai"}]);
     for (body, reason) in [
         (

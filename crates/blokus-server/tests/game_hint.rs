@@ -89,3 +89,43 @@ async fn no_hints_with_another_person_at_the_table() {
         .unwrap()
         .contains("against the computer"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_blokus_3d_hint_is_a_legal_stone_placement() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(dir.path());
+    let (status, g) = post(
+        &server,
+        "/api/games",
+        json!({"variant": "rumis_2", "site": "plaza",
+               "seats": [{"kind": "me"}, {"kind": "ai", "level": 1}]}),
+    )
+    .await;
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap();
+    let token = g["tokens"][0]["token"].as_str().unwrap();
+    let (status, hint) = post(
+        &server,
+        &format!("/api/games/{id}/hint"),
+        json!({"token": token}),
+    )
+    .await;
+    assert_eq!(status, 200, "{hint}");
+    assert_eq!(hint["ply"], 0);
+    let (_, state) = get(&server, &format!("/api/games/{id}?legal=1")).await;
+    let want = sorted(&hint["cells"]).join(",");
+    assert!(want.contains('.'), "cubes name their level: {want}");
+    let legal = state["legal"].as_array().unwrap().iter().any(|m| {
+        let mut cubes: Vec<&str> = m.as_str().unwrap().split(',').collect();
+        cubes.sort();
+        cubes.join(",") == want
+    });
+    assert!(legal, "the hint {want} is a legal placement");
+    let stones: Vec<&str> = state["stones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(stones.contains(&hint["piece"].as_str().unwrap()), "{hint}");
+}
