@@ -233,6 +233,9 @@ class CubePage {
         if (m.code === 'bad_name') setDisplayName('');
         this.toast(m.message);
       }
+    } else if (m.type === 'game_over') {
+      // The end screen says it all; pending notices would only cover it.
+      $('#toasts').replaceChildren();
     } else if (m.type === 'pass') {
       this.toast(`${m.names.map(title).join(', ')} cannot place any more stones.`);
     }
@@ -695,8 +698,12 @@ class CubePage {
     const mine = s.you || [];
     const r = s.rematch;
     const asked = !!r && mine.length > 0 && mine.every((seat) => r.accepted.includes(seat));
+    // Equal scores share a place, so the places are written out, not counted.
     const rows = [...s.results].sort((a, b) => a.place - b.place).map((res) =>
-      h('li', { class: res.place === 1 ? 'winner' : '' }, [`${res.place}. ${sideTitle(res.name)}: ${res.score} points${res.place === 1 ? ' ★' : ''}`]));
+      h('li', { class: res.place === 1 ? 'winner' : '' }, [
+        h('span', { class: 'place' }, [`${res.place}.`]),
+        `${sideTitle(res.name)}: ${res.score} point${Math.abs(res.score) === 1 ? '' : 's'}${res.place === 1 ? ' ★' : ''}`,
+      ]));
     const rematch = h('button', { type: 'button', class: 'primary', id: 'rematch' }, [
       !r ? 'Rematch' : asked ? 'Go to the rematch' : 'Accept the rematch',
     ]);
@@ -714,7 +721,7 @@ class CubePage {
     panel.replaceChildren(
       h('h2', {}, ['Game over']),
       ...offer,
-      h('ol', { class: 'results' }, rows),
+      h('ul', { class: 'final' }, rows),
       h('div', { class: 'row wrap' }, [
         h('a', { class: 'button', href: `/api/games/${this.id}/record.blksgf`, download: '' }, ['⬇ Download the record']),
         replay,
