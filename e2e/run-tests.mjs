@@ -1548,6 +1548,11 @@ test('Blokus 3D around the table: names, chats, spectators, a hint, scores of th
     // A spectator on a phone: counted, with a chat of their own, HTML shown as text; no tray,
     // and the page fits the phone's width.
     const c = await cc.newPage();
+    // The creation form fits a phone too (long names once widened it to 1075 px).
+    await c.goto(`${server.url}/cube`);
+    await c.waitForSelector('#c-variant option[value="rumis_2x4"]', { state: 'attached' });
+    assert((await c.locator('#c-variant-desc').innerText()).includes('two players'), 'the variant described');
+    assert((await c.evaluate(() => document.documentElement.scrollWidth)) <= 390, 'the 3D creation form fits a phone');
     await c.goto(`${server.url}/cube/${id}`);
     await c.waitForFunction(() => !!window.blokusCube?.state());
     await a.waitForFunction(() => document.querySelector('#spectators')?.textContent === '1 spectator watching');
@@ -1594,6 +1599,36 @@ test('Blokus 3D around the table: names, chats, spectators, a hint, scores of th
     const link = a.locator(`#mine a[href="/cube/${id}"]`);
     await link.waitFor();
     assert((await link.innerText()).startsWith('Blokus 3D Duo'), `named in the lobby (${await link.innerText()})`);
+
+    // A player on a phone: the status above the view, the stones in a drawer at the bottom
+    // that folds away when a stone is picked, so the view is free to aim at.
+    const p = await cc.newPage();
+    await p.goto(`${server.url}/`);
+    const url = await p.evaluate(async () => {
+      const r = await fetch('/api/games', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ variant: 'rumis_2', seats: [{ kind: 'me' }, { kind: 'ai', level: 1 }] }),
+      });
+      /** @type {{id: string, url: string, tokens: Array<{seat: number, token: string}>}} */
+      const g = await r.json();
+      localStorage.setItem('blokus.tokens', JSON.stringify({ [g.id]: g.tokens }));
+      return g.url;
+    });
+    await p.goto(`${server.url}${url}`);
+    await p.waitForFunction(() => !!window.blokusCube?.myTurn());
+    const status = await box(p, '#status');
+    const view = await box(p, '#view');
+    assert(status.y < view.y, 'the status above the view');
+    assert(await p.locator('#tray button[data-stone="I2"]').isVisible(), 'the stones at hand');
+    await p.click('#tray button[data-stone="I2"]');
+    assert(await p.locator('#tray').isHidden(), 'picking a stone folds the drawer');
+    const drawer = await box(p, '#tray-col');
+    assert(drawer.y >= view.y + view.height * 0.85, `the folded drawer leaves the view free (${drawer.y} vs ${view.y}+${view.height})`);
+    await p.click('#tray-toggle');
+    assert(await p.locator('#tray').isVisible(), 'the drawer unfolds');
+    assert((await p.evaluate(() => document.documentElement.scrollWidth)) <= 390, 'no sideways scrolling');
+    await shot(p, 'cube-phone');
   } finally {
     for (const ctx of [ca, cc]) await ctx.close().catch(() => undefined);
   }

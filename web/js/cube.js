@@ -13,6 +13,7 @@
 import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { ChatPanel } from './chat.js';
 import { CubeScene } from './cube-scene.js';
+import { clearNotices, notePasses, notify } from './notices.js';
 import { anchorIndex, moveText, normalise, parseCube, restingPlace, shapeKey, turn } from './cube-shapes.js';
 import { ReconnectingSocket } from './socket.js';
 import { addTokens, displayName, setDisplayName, tokensFor } from './tokens.js';
@@ -77,11 +78,12 @@ async function createPage() {
   const variantSel = /** @type {HTMLSelectElement} */ ($('#c-variant'));
   // Two players first: the game most people start with.
   const order = [...VARIANTS].sort((a, b) => a.players - b.players || a.colours - b.colours);
-  for (const v of order) variantSel.append(h('option', { value: v.id }, [`${v.name} — ${v.description}`]));
+  for (const v of order) variantSel.append(h('option', { value: v.id }, [v.name]));
   const siteSel = /** @type {HTMLSelectElement} */ ($('#c-site'));
   const describe = () => {
     const v = VARIANTS.find((x) => x.id === variantSel.value) || VARIANTS[0];
     const k = heightIndex(v);
+    $('#c-variant-desc').textContent = `${v.description}.`;
     siteSel.replaceChildren(
       ...sites.map((s) => h('option', { value: s.name }, [`${s.name}: ${s.width} × ${s.depth}, ${s.squares} squares, ${s.heights[k]} levels`])),
       h('option', { value: '' }, ['From a site file…']),
@@ -204,6 +206,8 @@ class CubePage {
   /** @param {any} m */
   onMessage(m) {
     if (m.type === 'state') {
+      // A new turn of mine opens the stones' drawer on a phone.
+      if (m.ply !== this.state.ply || !this.myTurn()) this.fold(false);
       this.state = m;
       this.sending = false;
       this.legal = new Set(m.legal || []);
@@ -235,17 +239,15 @@ class CubePage {
       }
     } else if (m.type === 'game_over') {
       // The end screen says it all; pending notices would only cover it.
-      $('#toasts').replaceChildren();
+      clearNotices();
     } else if (m.type === 'pass') {
-      this.toast(`${m.names.map(title).join(', ')} cannot place any more stones.`);
+      notePasses(m.names, (names) => `${names.map(title).join(', ')} cannot place any more stones.`);
     }
   }
 
-  /** @param {string} text */
+  /** @param {string} text a refusal or a failure, shown for a few seconds */
   toast(text) {
-    const t = h('div', { class: 'toast', role: 'status' }, [text]);
-    $('#toasts').append(t);
-    setTimeout(() => t.remove(), 6000);
+    notify(text, 'error');
   }
 
   /** Whether this browser plays the colour to move now. */
@@ -310,6 +312,7 @@ class CubePage {
     $('#view-down').addEventListener('click', () => this.scene.orbit(0, -15));
     $('#undo').addEventListener('click', () => this.sock.send({ type: 'undo' }));
     $('#ai-hint').addEventListener('click', () => this.askHint());
+    $('#tray-toggle').addEventListener('click', () => this.fold(!$('#tray-col').classList.contains('collapsed')));
     /** @type {HTMLInputElement} */ ($('#name-input')).value = displayName();
     $('#name-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
@@ -356,9 +359,22 @@ class CubePage {
       this.hand = null;
     } else {
       this.hand = { stone, cubes: normalise(this.state.stones[stone].cubes) };
+      // On a phone the drawer folds away so the whole view is free to aim at.
+      this.fold(true);
     }
     this.renderTray();
     this.updateGhost();
+  }
+
+  /**
+   * Folds (true) or unfolds the stones' drawer; only phones show it as a drawer.
+   * @param {boolean} folded
+   */
+  fold(folded) {
+    $('#tray-col').classList.toggle('collapsed', folded);
+    const toggle = $('#tray-toggle');
+    toggle.setAttribute('aria-expanded', String(!folded));
+    toggle.textContent = folded ? 'Stones ▴' : 'Stones ▾';
   }
 
   /** @param {'x'|'y'|'z'} axis @param {1|-1} dir */

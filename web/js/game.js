@@ -9,7 +9,7 @@ import { AnalysisPanel, CLASS_MARK } from './analysis.js';
 import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
 import { ChatPanel } from './chat.js';
-import { clearNotices, notify } from './notices.js';
+import { clearNotices, notePasses, notify } from './notices.js';
 import { PiecePicker, pickerElements } from './picker.js';
 import { scoreUnit, scoringRule } from './rules-text.js';
 import { ReconnectingSocket } from './socket.js';
@@ -38,8 +38,6 @@ class GamePage {
     this.sending = false;
     /** @type {{ply: number, piece: string, cells: string[]}|null} the AI's suggestion shown */
     this.aiHint = null;
-    /** Colours that passed recently, gathered into one notice. */
-    this.passNotice = { names: /** @type {string[]} */ ([]), since: 0 };
     this.picker = new PiecePicker(
       {
         canPlace: () => this.myTurn() && this.viewPly === null && !this.sending && !this.waitingForOpponent(),
@@ -199,7 +197,7 @@ class GamePage {
         break;
       }
       case 'pass':
-        this.notePasses(m.names);
+        notePasses(m.names, (names) => `${names.map(title).join(', ')} cannot move any more and ${names.length > 1 ? 'pass' : 'passes'}.`);
         break;
       case 'undo':
         notify('Moves taken back.', 'info');
@@ -249,20 +247,6 @@ class GamePage {
       case 'move':
         break;
     }
-  }
-
-  /**
-   * One notice for the passes of the last few seconds, however many there are (at the
-   * end of a game colours pass one after another).
-   * @param {string[]} names
-   */
-  notePasses(names) {
-    const now = Date.now();
-    if (now - this.passNotice.since > 4000) this.passNotice = { names: [], since: now };
-    this.passNotice.since = now;
-    for (const n of names) if (!this.passNotice.names.includes(n)) this.passNotice.names.push(n);
-    const list = this.passNotice.names.map(title);
-    notify(`${list.join(', ')} cannot move any more and ${list.length > 1 ? 'pass' : 'passes'}.`, 'info', 'pass');
   }
 
   /** Hints are for practice against the computer: an AI seat and no other person. */

@@ -42,3 +42,20 @@ export function clearNotices() {
   }
   shown.clear();
 }
+
+/** Colours that passed within the last few seconds, gathered into one notice. */
+const passes = { names: /** @type {string[]} */ ([]), since: 0 };
+
+/**
+ * Shows one notice for the passes of the last few seconds, however many there are (at the
+ * end of a game colours pass one after another).
+ * @param {string[]} names colours that just passed
+ * @param {(names: string[]) => string} say the notice for all the colours gathered
+ */
+export function notePasses(names, say) {
+  const now = Date.now();
+  if (now - passes.since > 4000) passes.names = [];
+  passes.since = now;
+  for (const n of names) if (!passes.names.includes(n)) passes.names.push(n);
+  notify(say(passes.names), 'info', 'pass');
+}
