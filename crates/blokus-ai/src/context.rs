@@ -29,6 +29,9 @@ pub struct Context {
     pub num_sides: usize,
     /// Squared distance of each cell from the board centre, scaled to [0, 1].
     pub centre_dist: Vec<f32>,
+    /// On Classic-sized square boards, each cell's distance from the centre in cells
+    /// (for steering the opening towards the centre); `None` on other boards.
+    pub centre_reach: Option<Vec<f32>>,
     /// The board's symmetries other than the identity, each as the image of every
     /// cell (what a mirroring opponent copies moves with).
     pub symmetries: Vec<Vec<Cell>>,
@@ -49,6 +52,15 @@ impl Context {
         let (w, h) = (g.width() as f32, g.height() as f32);
         let (cx, cy) = ((w - 1.0) / 2.0, (h - 1.0) / 2.0);
         let max_d = cx * cx + cy * cy;
+        let centre_reach = (g.kind() == blokus_core::GridKind::Square && g.num_cells() >= 400)
+            .then(|| {
+                g.cells()
+                    .map(|c| {
+                        let (x, y) = g.xy(c);
+                        (x as f32 - cx).hypot(y as f32 - cy)
+                    })
+                    .collect()
+            });
         let centre_dist = g
             .cells()
             .map(|c| {
@@ -85,6 +97,7 @@ impl Context {
             num_colours: rules.num_colours(),
             num_sides: rules.v().num_sides(),
             centre_dist,
+            centre_reach,
             symmetries,
             symmetry_gaps,
         }
@@ -159,6 +172,14 @@ impl Context {
         (0..n)
             .all(|o| o == best || score[o] < score[best])
             .then_some(best)
+    }
+
+    /// How close to the centre a set of cells reaches: the distance of its closest
+    /// cell (in cells; `f32::MAX` on boards without [`Context::centre_reach`]).
+    pub fn reach(&self, cells: &[Cell]) -> f32 {
+        self.centre_reach.as_ref().map_or(f32::MAX, |d| {
+            cells.iter().map(|c| d[c.index()]).fold(f32::MAX, f32::min)
+        })
     }
 
     /// Each side's win share (sides tied for first split the win) and score margin over

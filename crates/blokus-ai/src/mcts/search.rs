@@ -492,13 +492,96 @@ fn by_prior(a: &(Move, f32), b: &(Move, f32)) -> std::cmp::Ordering {
     b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
 }
 
-/// In a colour's first placements only its biggest pieces are worth searching.
+/// Placements on the board up to which, on Classic-sized boards, only moves reaching
+/// (nearly) as close to the centre as possible are searched.
+const TOWARDS_CENTRE_UNTIL: usize = 12;
+
+/// How much farther from the centre (in cells) than the closest reach a move may stay.
+const CENTRE_SLACK: f32 = 0.3;
+
+/// Within this distance (in cells) of the centre, every cell is as good as the centre.
+const CENTRE_RADIUS: f32 = 2.0;
+
+/// In a colour's first placements only its biggest pieces are worth searching; on
+/// Classic-sized boards, the first rounds only search the moves that reach as close to
+/// the centre as any can (the centre is where the board is won; a piece along the
+/// edge wastes it).
 fn prune(ctx: &Context, pos: &Position, colour: usize, moves: &mut Vec<(Move, f32)>) {
-    if pos.pieces_placed(Colour::new(colour)) >= 4 || moves.len() < 2 {
+    if moves.len() < 2 {
         return;
     }
     let t = ctx.rules.table();
-    let size = |m: Move| t.info(m).cells().len();
-    let biggest = moves.iter().map(|&(m, _)| size(m)).max().unwrap_or(0);
-    moves.retain(|&(m, _)| size(m) >= biggest);
+    if pos.pieces_placed(Colour::new(colour)) < 4 {
+        let size = |m: Move| t.info(m).cells().len();
+        let biggest = moves.iter().map(|&(m, _)| size(m)).max().unwrap_or(0);
+        moves.retain(|&(m, _)| size(m) >= biggest);
+    }
+    if pos.moves_played() < TOWARDS_CENTRE_UNTIL && ctx.centre_reach.is_some() {
+        let reach = |m: Move| ctx.reach(t.info(m).cells()).max(CENTRE_RADIUS);
+        let closest = moves
+            .iter()
+            .map(|&(m, _)| reach(m))
+            .fold(f32::MAX, f32::min);
+        moves.retain(|&(m, _)| reach(m) <= closest + CENTRE_SLACK);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use blokus_core::{Game, Rules};
+
+    /// On a Classic board the first rounds search only the moves reaching closest to
+    /// the centre: no piece laid along the edge; in Duo nothing changes but piece size.
+    #[test]
+    fn the_opening_heads_for_the_centre_on_classic_boards() {
+        let rules = Rules::by_name("classic_2").unwrap();
+        let ctx = Context::new(&rules);
+        let mut game = Game::new(rules.clone());
+        let edge = game.play_text("a16,a17,a18,a19,a20");
+        assert!(edge.is_ok(), "the edge move is legal for the first colour");
+        game.undo().unwrap();
+        let pos = game.position();
+        let colour = pos.to_move();
+        let mut moves: Vec<(Move, f32)> = pos
+            .legal_moves(&rules, colour)
+            .into_iter()
+            .map(|m| (m, 0.0))
+            .collect();
+        let all = moves.len();
+        prune(&ctx, pos, colour.index(), &mut moves);
+        assert!(
+            !moves.is_empty() && moves.len() <= all / 3,
+            "{} of {all}",
+            moves.len()
+        );
+        let t = rules.table();
+        let edge = edge.unwrap();
+        assert!(moves.iter().all(|&(m, _)| m != edge));
+        let reach = |m: Move| ctx.reach(t.info(m).cells());
+        let best = moves
+            .iter()
+            .map(|&(m, _)| reach(m))
+            .fold(f32::MAX, f32::min);
+        assert!(moves
+            .iter()
+            .all(|&(m, _)| reach(m) <= best.max(CENTRE_RADIUS) + CENTRE_SLACK));
+        assert!(moves.iter().all(|&(m, _)| t.info(m).cells().len() == 5));
+
+        let duo = Rules::by_name("duo").unwrap();
+        let ctx = Context::new(&duo);
+        let pos = Position::new(&duo);
+        let colour = pos.to_move();
+        let mut moves: Vec<(Move, f32)> = pos
+            .legal_moves(&duo, colour)
+            .into_iter()
+            .map(|m| (m, 0.0))
+            .collect();
+        let fives = moves
+            .iter()
+            .filter(|&&(m, _)| duo.table().info(m).cells().len() == 5)
+            .count();
+        prune(&ctx, &pos, colour.index(), &mut moves);
+        assert_eq!(moves.len(), fives);
+    }
 }
