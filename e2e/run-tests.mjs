@@ -1370,6 +1370,58 @@ test('Blokus 3D against the AI: a site file, stones turned by keys, placed by cl
   await page.close();
 });
 
+test('Blokus 3D: a tower hides the labels behind it', async ({ browser, server }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/`);
+  const url = await page.evaluate(async () => {
+    const r = await fetch('/api/games', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ variant: 'rumis_2', site: 'plaza', seats: [{ kind: 'hotseat' }, { kind: 'hotseat' }] }),
+    });
+    /** @type {{id: string, url: string, tokens: Array<{seat: number, token: string}>}} */
+    const g = await r.json();
+    localStorage.setItem('blokus.tokens', JSON.stringify({ [g.id]: g.tokens }));
+    return g.url;
+  });
+  await page.goto(`${server.url}${url}`);
+  await page.waitForFunction(() => !!window.blokusCube?.myTurn());
+  // A straight stone stood upright on a1: a tower four levels high beside row 1's name.
+  await page.evaluate(() => {
+    const id = location.pathname.split('/').pop() || '';
+    const tokens = JSON.parse(localStorage.getItem('blokus.tokens') || '{}')[id].map((/** @type {{token: string}} */ t) => t.token);
+    const ws = new WebSocket(`ws://${location.host}/api/games/${id}/ws`);
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: 'join', tokens }));
+      ws.send(JSON.stringify({ type: 'move', cells: 'a1.1,a1.2,a1.3,a1.4', ply: 0 }));
+    };
+  });
+  await page.waitForFunction(() => window.blokusCube?.state().ply === 1);
+  // Seen from the east, the tower stands between the camera and the name of row 1.
+  await page.keyboard.press('e');
+  await page.keyboard.press('e');
+  await sleep(300);
+  const whitish = await page.evaluate(() => {
+    const at = window.blokusCube?.rowLabelPoint(0) ?? { x: 0, y: 0 };
+    const gl = /** @type {HTMLCanvasElement} */ (document.querySelector('#view canvas'));
+    const r = gl.getBoundingClientRect();
+    const k = gl.width / r.width;
+    const c = document.createElement('canvas');
+    c.width = gl.width;
+    c.height = gl.height;
+    const g = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
+    g.drawImage(gl, 0, 0);
+    const px = g.getImageData(Math.round((at.x - r.left) * k) - 4, Math.round((at.y - r.top) * k) - 4, 9, 9).data;
+    let n = 0;
+    // The label's white outline (the cubes, lit, are never that light in every channel).
+    for (let i = 0; i < px.length; i += 4) if (Math.min(px[i], px[i + 1], px[i + 2]) > 180) n++;
+    return n;
+  });
+  assert(whitish === 0, `the row name does not show through the tower (${whitish} light pixels where it is written)`);
+  await shot(page, 'cube-labels-hidden');
+  await page.close();
+});
+
 // ----- the people around a game: names, chat, spectators, waiting, rematch -----
 
 /**

@@ -45,6 +45,10 @@ function label(text, colour, size) {
   return sprite;
 }
 
+/** How far west of the site the row names stand, and how high above the base. */
+const ROW_LABEL_OFFSET = 0.6;
+const LABEL_LIFT = 0.05;
+
 /** World position of the centre of cube (x, y, z): y up, rows going north (-z). */
 const world = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ z) =>
   new THREE.Vector3(x + 0.5, z + 0.5, -(y + 0.5));
@@ -123,7 +127,8 @@ export class CubeScene {
     }
     for (let y = 0; y < depth; y++) {
       const l = label(String(y + 1), '#333', 0.55);
-      l.position.set(-0.6, 0.05, -(y + 0.5));
+      const at = this.rowLabelAt(y);
+      l.position.copy(world(at.x - 0.5, at.y - 0.5, at.z - 0.5));
       this.scene.add(l);
     }
     // The ruler at the south-west corner: one tick and number per level.
@@ -313,9 +318,26 @@ export class CubeScene {
    * @returns {{x: number, y: number}}
    */
   screenPoint(x, y) {
+    return this.pagePoint(x + 0.5, y + 0.5, this.columnHeight(x, y));
+  }
+
+  /**
+   * The page coordinates of a point of the site's space: `x` east and `y` north along the
+   * base (a square is 1 wide, its corner at whole numbers), `z` up in levels.
+   * @param {number} x
+   * @param {number} y
+   * @param {number} z
+   * @returns {{x: number, y: number}}
+   */
+  pagePoint(x, y, z) {
     this.placeCamera();
-    const p = new THREE.Vector3(x + 0.5, this.columnHeight(x, y), -(y + 0.5)).project(this.camera);
+    const p = new THREE.Vector3(x, z, -y).project(this.camera);
     const r = this.canvas.getBoundingClientRect();
     return { x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
+  }
+
+  /** Where the name of row `y` is written (west of the site), in the site's space. */
+  rowLabelAt(/** @type {number} */ y) {
+    return { x: -ROW_LABEL_OFFSET, y: y + 0.5, z: LABEL_LIFT };
   }
 }

@@ -833,6 +833,10 @@ async function main() {
       screenPoint: (x, y) => p.scene.screenPoint(x, y),
       ghost: () => (p.ghost ? { ...p.ghost } : null),
       hintCubes: () => p.scene.hintCubes(),
+      rowLabelPoint: (y) => {
+        const at = p.scene.rowLabelAt(y);
+        return p.scene.pagePoint(at.x, at.y, at.z);
+      },
     };
   } catch (e) {
     $('#status').textContent = `Cannot open this game: ${/** @type {Error} */ (e).message}`;

@@ -52,6 +52,8 @@ interface CubeHook {
   screenPoint(x: number, y: number): { x: number; y: number };
   /** The ghost shown: its move text, whether legal, and why not (once known). */
   ghost(): { text: string; legal: boolean; reason: string | null } | null;
+  /** Page coordinates of the place where the name of row `y` (0-based) is written. */
+  rowLabelPoint(y: number): { x: number; y: number };
   /** The number of cubes of the AI's hint drawn in the view (0 when none). */
   hintCubes(): number;
 }
