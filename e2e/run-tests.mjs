@@ -1231,6 +1231,92 @@ test('over-the-board tournament: numbers drawn by hand, results entered and corr
   await page.close();
 });
 
+// ----- accounts and ratings (docs/accounts.md) -----
+
+test('accounts: sign up keeps a guest game, a rated game against the AI to the end, the rating on the profile', async ({ browser, server }) => {
+  const page = await browser.newPage();
+  const base = server.url;
+  // A guest game first: it comes along at sign-up.
+  await createFromLobby(page, base, 'duo', ['me', 'ai']);
+  const guestGame = page.url().split('/').pop();
+  await page.goto(`${base}/`);
+  assert(await page.isVisible('#rated-login'), 'guests are told to log in for rated games');
+  assert(await page.isHidden('#rated-wrap'), 'no rated box for guests');
+  await Promise.all([page.waitForURL(/\/account$/), page.click('#login-link')]);
+  const name = `Tester${Date.now() % 100000}`;
+  await page.fill('#signup-name', name);
+  await page.fill('#signup-password', 'a good password');
+  await page.fill('#signup-password2', 'another password');
+  await page.click('#signup-btn');
+  await page.waitForSelector('#signup-error:text("the two passwords differ")');
+  await page.fill('#signup-password', 'a good password');
+  await page.fill('#signup-password2', 'a good password');
+  await Promise.all([page.waitForURL(/\/profile\//), page.click('#signup-btn')]);
+  await page.waitForSelector(`#player-name:text("${name}")`);
+  await page.waitForSelector(`#games a[href="/game/${guestGame}"]`);
+  await page.waitForSelector(`.account-nav #me:text("${name}")`);
+
+  // A rated Duo game against the computer at level 1.
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#rated-wrap:not([hidden])');
+  await page.selectOption('#variant', 'duo');
+  await page.locator('.seat-kind').nth(0).selectOption('me');
+  await page.locator('.seat-kind').nth(1).selectOption('ai');
+  await page.locator('.seat-level').nth(1).selectOption('1');
+  await page.check('#rated');
+  await Promise.all([page.waitForURL(/\/game\/[0-9a-f]{16}$/), page.click('#create-btn')]);
+  const id = page.url().split('/').pop();
+  await page.waitForFunction(() => !!window.blokusGame?.state());
+  await page.waitForSelector('.rated-badge');
+  await page.waitForSelector(`.seat-accounts a:text("${name}")`);
+  // The seat shows the account's name; there is no other name to choose.
+  await page.waitForFunction((n) => window.blokusGame?.state()?.seats[0]?.name === n, name);
+  assert(await page.isHidden('#name-form'), 'no display-name box when logged in');
+  await page.waitForSelector('.seat-accounts li[data-seat="1"] .rating:text("641")');
+  for (let i = 0; i < 60; i++) {
+    await page.waitForFunction(() => {
+      const g = window.blokusGame;
+      return !!g && (!!g.state()?.over || (g.myTurn() && g.legalCount() > 0 && !g.sending()));
+    }, null, { timeout: 60000 });
+    if (await page.evaluate(() => !!window.blokusGame?.state()?.over)) break;
+    await playSomeMove(page);
+    assert(await page.isHidden('#undo'), 'no undo in a rated game');
+    assert(await page.isHidden('#ai-hint'), 'no hint in a rated game');
+  }
+  assert(await page.evaluate(() => !!window.blokusGame?.state()?.over), 'the game ended');
+  // A draw against a much weaker player costs rating, like a loss.
+  const won = await page.evaluate(() => {
+    const r = window.blokusGame?.state()?.results || [];
+    return r[0]?.place === 1 && r[1]?.place !== 1;
+  });
+  // The new rating next to the name once the game is settled.
+  await page.waitForFunction(
+    () => /^\d+\?$/.test(document.querySelector('.seat-accounts li[data-seat="0"] .rating')?.textContent?.trim() || '')
+      && document.querySelector('.seat-accounts li[data-seat="0"] .rating')?.textContent?.trim() !== '1500?',
+    null,
+    { timeout: 20000 },
+  );
+  await shot(page, 'rated-game-over');
+
+  // The profile: the rating changed, the history graph has its line, the game is listed.
+  await Promise.all([page.waitForURL(/\/profile\//), page.click('.account-nav #me')]);
+  await page.waitForSelector('#ratings tr[data-pool="duo"]');
+  const rating = Number((await page.textContent('#ratings tr[data-pool="duo"] .rating'))?.replace('?', ''));
+  assert(won ? rating > 1500 : rating < 1500, `the rating moved the right way (${rating}, won: ${won})`);
+  assert((await page.locator('#graph svg polyline[data-pool="duo"]').count()) === 1, 'a line in the history graph');
+  assert((await page.locator('#graph svg circle').count()) === 1, 'one point: one rated game');
+  await page.waitForSelector(`#games a[href="/game/${id}"]`);
+  assert((await page.locator('#games .badge:text("rated")').count()) === 1, 'the rated game is marked');
+  await shot(page, 'profile');
+
+  // The leaderboard lists the player; logging out brings back the login link.
+  await page.goto(`${base}/leaderboard?pool=duo`);
+  await page.waitForSelector(`#board a[href="/profile/${name}"]`);
+  await Promise.all([page.waitForURL(`${base}/`), page.click('#logout')]);
+  await page.waitForSelector('#login-link');
+  await page.close();
+});
+
 // ---- Blokus 3D (web/cube.html): created from its form with a site file, played to the
 // end against the AI by clicking into the WebGL view.
 

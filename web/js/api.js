@@ -123,6 +123,7 @@
  * @property {ClockState} [clock] timed games only
  * @property {number} spectators connections watching without a seat
  * @property {{id: string, accepted: number[]}|null} rematch the rematch, once asked for
+ * @property {boolean} rated the game changes ratings (no undo, no hints)
  * @property {number[]} [you]
  * @property {boolean} [can_undo]
  * @property {string[]|null} legal legal placements of the colour to move (only for its player)
@@ -268,16 +269,44 @@ export async function getJson(url, init) {
 }
 
 /**
- * POSTs JSON.
+ * The logged-in account of this browser (docs/accounts.md), asked once per page.
+ * @typedef {{name: string, csrf: string}} Account
+ */
+
+/** @type {Promise<Account|null>|null} */
+let accountAsked = null;
+
+/**
+ * The logged-in account, or null for a guest (also when the server cannot say).
+ * @param {boolean} [fresh] ask again (after logging in or out)
+ * @returns {Promise<Account|null>}
+ */
+export function account(fresh = false) {
+  if (!accountAsked || fresh) {
+    accountAsked = fetch('/api/account', { cache: 'no-store' })
+      .then((r) => (r.ok ? r.json() : { account: null }))
+      .then((b) => b.account || null)
+      .catch(() => null);
+  }
+  return accountAsked;
+}
+
+/**
+ * POSTs JSON. When logged in, the request carries the session's CSRF token, so that it
+ * acts for the account (a game created or joined is attached to it).
  * @template T
  * @param {string} url
  * @param {unknown} body
  * @returns {Promise<T>}
  */
-export function postJson(url, body) {
+export async function postJson(url, body) {
+  /** @type {Record<string, string>} */
+  const headers = { 'Content-Type': 'application/json' };
+  const me = await account();
+  if (me) headers['X-CSRF-Token'] = me.csrf;
   return getJson(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers,
     body: JSON.stringify(body),
   });
 }

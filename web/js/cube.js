@@ -10,7 +10,7 @@
  * @module
  */
 
-import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
+import { $, account, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { ChatPanel } from './chat.js';
 import { CubeScene } from './cube-scene.js';
 import { clearNotices, notePasses, notify } from './notices.js';
@@ -150,9 +150,11 @@ class CubePage {
   /**
    * @param {string} id
    * @param {CubeState} s
+   * @param {string} accountName the logged-in account's user name ('' for a guest)
    */
-  constructor(id, s) {
+  constructor(id, s, accountName) {
     this.id = id;
+    this.accountName = accountName;
     /** @type {CubeState} */
     this.state = s;
     this.scene = new CubeScene($('#view'), s.site, s.colours);
@@ -190,7 +192,9 @@ class CubePage {
   /** Takes this device's seats (with its player's name); a spectator gives the name for the chat. */
   join() {
     const tokens = tokensFor(this.id).map((t) => t.token);
-    const name = displayName();
+    // Logged in, one goes by the account's user name (the server shows it for the
+    // seats the account plays, whatever is sent).
+    const name = this.accountName || displayName();
     if (tokens.length) this.sock.send(name ? { type: 'join', tokens, name } : { type: 'join', tokens });
     else if (name) this.sock.send({ type: 'name', name });
   }
@@ -313,7 +317,9 @@ class CubePage {
     $('#undo').addEventListener('click', () => this.sock.send({ type: 'undo' }));
     $('#ai-hint').addEventListener('click', () => this.askHint());
     $('#tray-toggle').addEventListener('click', () => this.fold(!$('#tray-col').classList.contains('collapsed')));
-    /** @type {HTMLInputElement} */ ($('#name-input')).value = displayName();
+    /** @type {HTMLInputElement} */ ($('#name-input')).value = this.accountName || displayName();
+    // An account's name is its user name: nothing to set here.
+    $('#name-form').hidden = Boolean(this.accountName);
     $('#name-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
       this.setName();
@@ -808,9 +814,10 @@ async function main() {
       location.replace(`/game/${id}`);
       return;
     }
+    const me = await account();
     let page;
     try {
-      page = new CubePage(id, s);
+      page = new CubePage(id, s, me ? me.name : '');
     } catch (e) {
       $('#status').textContent = `This page draws the site with WebGL, which this browser does not offer (${/** @type {Error} */ (e).message}).`;
       return;

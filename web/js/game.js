@@ -6,7 +6,7 @@
  */
 
 import { AnalysisPanel, CLASS_MARK } from './analysis.js';
-import { $, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
+import { $, account, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
 import { ChatPanel } from './chat.js';
 import { clearNotices, notePasses, notify } from './notices.js';
@@ -23,9 +23,13 @@ import { addTokens, displayName, setDisplayName, tokensFor } from './tokens.js';
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
 
 class GamePage {
-  /** @param {VariantDetail} v */
-  constructor(v) {
+  /**
+   * @param {VariantDetail} v
+   * @param {string} accountName the logged-in account's user name ('' for a guest)
+   */
+  constructor(v, accountName) {
     this.v = v;
+    this.accountName = accountName;
     /** @type {GameState|null} */
     this.state = null;
     /** @type {Map<string, number>} */
@@ -93,7 +97,9 @@ class GamePage {
   /** Takes this device's seats (with its player's name); a spectator gives the name for the chat. */
   join() {
     const tokens = tokensFor(id).map((t) => t.token);
-    const name = displayName();
+    // Logged in, one goes by the account's user name (the server shows it for the
+    // seats the account plays, whatever is sent).
+    const name = this.accountName || displayName();
     if (tokens.length) this.sock.send(name ? { type: 'join', tokens, name } : { type: 'join', tokens });
     else if (name) this.sock.send({ type: 'name', name });
   }
@@ -132,7 +138,7 @@ class GamePage {
   }
 
   bindControls() {
-    /** @type {HTMLInputElement} */ ($('#name-input')).value = displayName();
+    /** @type {HTMLInputElement} */ ($('#name-input')).value = this.accountName || displayName();
     $('#name-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
       this.setName();
@@ -252,7 +258,7 @@ class GamePage {
   /** Hints are for practice against the computer: an AI seat and no other person. */
   hintsAllowed() {
     const s = this.state;
-    return !!s && s.seats.some((st) => st.kind === 'ai') && !s.seats.some((st) => st.kind === 'human');
+    return !!s && !s.rated && s.seats.some((st) => st.kind === 'ai') && !s.seats.some((st) => st.kind === 'human');
   }
 
   /** Asks the server for the AI's move for this player and shows it on the board. */
@@ -738,8 +744,9 @@ class GamePage {
     $('#seats').replaceChildren(...rows);
     const open = s.seats.some((st) => st.kind === 'human' && !st.claimed);
     $('#name-input').setAttribute('aria-label', mine.length ? 'your name, shown to the other players' : 'your name in the spectators\' chat');
-    // At a tournament table a player's name is the one they registered with.
-    $('#name-form').hidden = !!s.tournament && mine.length > 0;
+    // At a tournament table a player's name is the one they registered with; logged
+    // in, one's name is the account's user name.
+    $('#name-form').hidden = (!!s.tournament && mine.length > 0) || Boolean(this.accountName);
     const share = $('#share');
     share.hidden = !open || mine.length === 0;
     if (!share.hidden) {
@@ -850,7 +857,8 @@ async function main() {
     /** @type {VariantDetail} */
     const v = await getJson(`/api/variants/${s.variant}`);
     document.title = `${v.name} — Blokus`;
-    const page = new GamePage(v);
+    const me = await account();
+    const page = new GamePage(v, me ? me.name : '');
     page.state = s;
     page.render();
     window.blokusGame = {

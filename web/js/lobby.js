@@ -5,7 +5,7 @@
  * @module
  */
 
-import { $, colourHex, getJson, h, postJson, title } from './api.js';
+import { $, account, colourHex, getJson, h, postJson, title } from './api.js';
 import { addTokens, allTokens } from './tokens.js';
 
 /** @typedef {import('./api.js').VariantSummary} VariantSummary */
@@ -122,6 +122,7 @@ async function create(ev) {
     options: { alternate_contact: /** @type {HTMLInputElement} */ ($('#alternate')).checked },
     seats,
     clock: timeControl(/** @type {HTMLSelectElement} */ ($('#clock')).value),
+    rated: /** @type {HTMLInputElement} */ ($('#rated')).checked,
   };
   const err = $('#create-error');
   err.hidden = true;
@@ -199,6 +200,9 @@ async function main() {
     h('p', { class: 'muted' }, ['Each level searches two to two and a half times as many positions as the one below and beats it clearly.']),
   );
   renderVariant();
+  const me = await account();
+  $('#rated-wrap').hidden = !me;
+  $('#rated-login').hidden = !!me;
   $('#create').addEventListener('submit', (ev) => create(/** @type {SubmitEvent} */ (ev)));
   await refreshLists();
   setInterval(() => refreshLists().catch(() => undefined), 10000);

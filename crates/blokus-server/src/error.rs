@@ -15,6 +15,8 @@ pub enum AppError {
     BadRequest(String),
     /// No such game (HTTP 404).
     NotFound(String),
+    /// Not logged in, or a wrong user name or password (HTTP 401).
+    Unauthorized(String),
     /// The action is not allowed for this client (HTTP 403), e.g. a wrong token.
     Forbidden(String),
     /// The action conflicts with the game's state (HTTP 409), e.g. a seat already taken.
@@ -33,6 +35,7 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => ErrorCode::BadRequest,
             AppError::NotFound(_) => ErrorCode::NotFound,
+            AppError::Unauthorized(_) => ErrorCode::Unauthorized,
             AppError::Forbidden(_) => ErrorCode::Forbidden,
             AppError::Conflict(_) => ErrorCode::Conflict,
             AppError::Busy(_) => ErrorCode::Busy,
@@ -51,6 +54,7 @@ impl AppError {
         match self {
             AppError::BadRequest(m)
             | AppError::NotFound(m)
+            | AppError::Unauthorized(m)
             | AppError::Forbidden(m)
             | AppError::Conflict(m)
             | AppError::Busy(m)
@@ -63,6 +67,7 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,

@@ -66,6 +66,11 @@ async fn hint(
         .find(|(t, _)| *t == req.token)
         .map(|&(_, s)| s)
         .ok_or_else(|| AppError::Forbidden("this token holds no seat of the game".into()))?;
+    if stored.rated {
+        return Err(AppError::Forbidden(
+            "no hints in rated games: the rating is for your own play".into(),
+        ));
+    }
     let (game, seats) = hub.ask(&id, |reply| RoomMsg::GameCopy { reply }).await?;
     if !seats.iter().any(|s| s.kind == SeatKind::Ai)
         || seats.iter().any(|s| s.kind == SeatKind::Human)

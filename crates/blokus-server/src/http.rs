@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State, WebSocketUpgrade};
-use axum::http::header;
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -12,6 +12,7 @@ use blokus_core::cube::{CubeGame, CubeVariantId, Site, BUILTIN_SITES, DEFAULT_SI
 use blokus_core::{all_variants, Game, RuleOptions, Rules};
 use serde::{Deserialize, Serialize};
 
+use crate::accounts::{acting_if_claimed, Session};
 use crate::clock::{now_ms, Clock, TimeControl};
 use crate::error::AppError;
 use crate::hub::Hub;
@@ -52,6 +53,17 @@ pub fn router(hub: Hub) -> Router {
         .merge(crate::game_hint::router())
         .merge(crate::analysis::router())
         .merge(crate::tournaments::router())
+        .merge(crate::accounts::router(&hub))
+        .merge(crate::ratings::routes::router())
+        .route(
+            "/profile/:name",
+            get(|| async { assets::file("profile.html") }),
+        )
+        .route(
+            "/leaderboard",
+            get(|| async { assets::file("leaderboard.html") }),
+        )
+        .route("/account", get(|| async { assets::file("account.html") }))
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn_with_state(
             hub.limits.request_timeout,
@@ -180,6 +192,30 @@ struct CreateRequest {
     /// The time control; none when absent.
     #[serde(default)]
     clock: Option<TimeControl>,
+    /// Whether the players' ratings change with the result (account holders only).
+    #[serde(default)]
+    rated: bool,
+}
+
+/// Checks the seats of a rated game: its creator is logged in and plays exactly one
+/// seat, and nobody plays hot-seat (every person plays from their own account).
+fn check_rated(seats: &[SeatRequest], creator: Option<&Session>) -> Result<(), AppError> {
+    if creator.is_none() {
+        return Err(AppError::Unauthorized(
+            "log in to create a rated game".into(),
+        ));
+    }
+    if seats.iter().any(|s| s.kind == SeatKind::Hotseat) {
+        return Err(AppError::BadRequest(
+            "a rated game has no hot-seat seats: each person plays from their own account".into(),
+        ));
+    }
+    if seats.iter().filter(|s| s.kind == SeatKind::Me).count() != 1 {
+        return Err(AppError::BadRequest(
+            "in a rated game the creator plays exactly one seat ('me')".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The game a creation request asks for: its variant id, stored options, a new game
@@ -258,11 +294,21 @@ fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError>
 async fn create_game(
     State(hub): State<Hub>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, AppError> {
     hub.allow_create(peer.ip())?;
     let req: CreateRequest = json_body(&body)?;
+    let creator = acting_if_claimed(&hub, &headers).await?;
+    if req.rated {
+        check_rated(&req.seats, creator.as_ref())?;
+    }
     let (variant, options, game, players) = new_game_of(&req)?;
+    if req.rated && matches!(game, RoomGame::Cube(_)) {
+        return Err(AppError::BadRequest(
+            "Blokus 3D games cannot be rated: ratings are of the flat variant families".into(),
+        ));
+    }
     if req.seats.len() != players {
         return Err(AppError::BadRequest(format!(
             "variant '{variant}' has {players} players: give exactly {players} seats (got {})",
@@ -289,7 +335,11 @@ async fn create_game(
             }
             (_, None) => None,
         };
-        let seat = Seat::new(s.kind, level);
+        let mut seat = Seat::new(s.kind, level);
+        // The creator's own seat shows their account's user name.
+        if let (SeatKind::Me, Some(c)) = (s.kind, &creator) {
+            seat.name = Some(crate::room::account_name(&c.player()));
+        }
         if seat.claimed {
             tokens.push((new_token(), i));
         }
@@ -310,17 +360,35 @@ async fn create_game(
     });
     // Refuse before storing: a game whose room cannot start would be an orphan.
     hub.check_room_for_new_game().await?;
-    hub.store
-        .create_game(crate::store::NewGame {
-            id: id.clone(),
-            variant,
-            options,
-            seats,
-            status,
-            ai_to_move: ai_first,
-            tokens: tokens.clone(),
-            clock,
+    // The creator's account plays the creator's seat (not hot-seat ones: those are
+    // other people at the same device).
+    let accounts = creator
+        .map(|c| {
+            req.seats
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.kind == SeatKind::Me)
+                .map(|(i, _)| (i, c.account))
+                .collect()
         })
+        .unwrap_or_default();
+    hub.store
+        .create_game_with(
+            crate::store::NewGame {
+                id: id.clone(),
+                variant,
+                options,
+                seats,
+                status,
+                ai_to_move: ai_first,
+                tokens: tokens.clone(),
+                clock,
+            },
+            crate::store::NewGameAccounts {
+                rated: req.rated,
+                accounts,
+            },
+        )
         .await?;
     // Start the room now so an AI that moves first starts thinking at once. If the last
     // room went to somebody else meanwhile, the game is taken back.
@@ -425,8 +493,10 @@ struct JoinRequest {
 async fn join_game(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<SeatToken>, AppError> {
+    let player = acting_if_claimed(&hub, &headers).await?;
     let req: JoinRequest = if body.is_empty() {
         JoinRequest::default()
     } else {
@@ -435,6 +505,7 @@ async fn join_game(
     let (seat, token) = hub
         .ask(&id, |reply| RoomMsg::Claim {
             seat: req.seat,
+            account: player.map(|p| p.player()),
             reply,
         })
         .await??;

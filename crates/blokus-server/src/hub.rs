@@ -116,6 +116,8 @@ pub struct Limits {
     /// A running game without a move is left out of the lobby's list once nobody has
     /// been connected to it for this long.
     pub abandoned_after: Duration,
+    /// Login attempts per address and per user name.
+    pub logins: crate::accounts::limits::LoginLimits,
 }
 
 impl Default for Limits {
@@ -138,6 +140,7 @@ impl Default for Limits {
             guesses_per_minute: 30.0,
             guess_burst: 20.0,
             abandoned_after: Duration::from_secs(15 * 60),
+            logins: crate::accounts::limits::LoginLimits::default(),
         }
     }
 }
@@ -265,6 +268,16 @@ impl Hub {
         Err(AppError::Busy(
             "the game room is restarting; try again".into(),
         ))
+    }
+
+    /// Sends a message to a game's room if it is live (in memory); a room loaded later
+    /// reads the store, so the message is not needed then.
+    pub async fn tell_if_live(&self, id: &str, msg: RoomMsg) {
+        let h = self.rooms.lock().await.get(id).cloned();
+        if let Some(h) = h {
+            // A room that ended meanwhile reloads from the store when next asked for.
+            let _ = h.try_send(msg).await;
+        }
     }
 
     /// Sends a request carrying a reply channel to a game's room and awaits the answer.

@@ -5,6 +5,7 @@
 //! think on blocking threads. The protocol is documented in `docs/api.md`.
 #![deny(missing_docs)]
 
+pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod backup;
@@ -25,6 +26,7 @@ pub mod names;
 pub mod presence;
 pub mod protocol;
 pub mod puzzles;
+pub mod ratings;
 pub mod record;
 pub mod rematch;
 pub mod room;
@@ -84,6 +86,8 @@ pub async fn serve_until(
     let hub = Hub::new(store, limits);
     tokio::spawn(resume_ai_games(hub.clone()));
     tokio::spawn(analysis::worker(hub.clone()));
+    // Rated games that ended just before a crash get their rating now.
+    tokio::spawn(ratings::settle_pending(hub.store.clone()));
     let accept = listen::Accept {
         per_address: limits.http_per_address,
         header_timeout: limits.header_timeout,

@@ -53,6 +53,8 @@ pub async fn security_headers(req: Request, next: Next) -> Response {
 /// bodies (415, 422) become 400 like every other malformed request.
 fn code_of(status: StatusCode) -> (ErrorCode, StatusCode) {
     let code = match status.as_u16() {
+        401 => ErrorCode::Unauthorized,
+        403 => ErrorCode::Forbidden,
         404 => ErrorCode::NotFound,
         405 => ErrorCode::MethodNotAllowed,
         408 => ErrorCode::Timeout,

@@ -99,6 +99,8 @@ pub enum ErrorCode {
     NotFound,
     /// The HTTP method is not served at this path (HTTP 405).
     MethodNotAllowed,
+    /// Not logged in, or a wrong user name or password (HTTP 401).
+    Unauthorized,
     /// Not allowed for this client (HTTP 403).
     Forbidden,
     /// Conflicts with the game's state (HTTP 409).

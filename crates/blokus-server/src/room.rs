@@ -11,6 +11,7 @@ use blokus_ai::Budget;
 use blokus_core::PlayerId;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::accounts::Player;
 use crate::chat::{chat_bucket, ChatChannel, ChatLine, ChatText, HISTORY, MAX_LINES_PER_GAME};
 use crate::clock::{self, now_ms, Clock};
 use crate::cpu::Cpu;
@@ -22,7 +23,9 @@ use crate::protocol::{ClientMsg, ErrorCode, Refusal, ServerMsg, StateMsg};
 use crate::rematch::{self, Rematch};
 use crate::room_game::{AiMove, RoomGame};
 use crate::seats::{is_token, new_game_id, new_token, AiLevel, GameStatus, Seat, SeatKind};
-use crate::store::{NewGame, Store, StoredGame, TableLink};
+use crate::store::{
+    NewGame, NewGameAccounts, SeatAccount, SeatClaim, Store, StoredGame, TableLink,
+};
 use crate::tournaments::online::{self, TablesDone};
 use crate::view::{AnyView, RoomFacts, TournamentTable};
 use crate::ws::Bucket;
@@ -70,10 +73,20 @@ pub enum RoomMsg {
         /// The answer.
         reply: oneshot::Sender<Snapshot>,
     },
+    /// An account took over a seat its player held as a guest (at sign-up): the seat
+    /// shows the account's name from now on.
+    AccountSeated {
+        /// Seat index.
+        seat: usize,
+        /// The account.
+        player: Player,
+    },
     /// A person claims an open seat by link; answers the new token.
     Claim {
         /// Seat index; `None` = the first open seat.
         seat: Option<usize>,
+        /// The account of the person, if logged in (required in rated games).
+        account: Option<Player>,
         /// The answer.
         reply: oneshot::Sender<Result<(usize, String), AppError>>,
     },
@@ -216,6 +229,10 @@ struct Room {
     game: RoomGame,
     seats: Vec<Seat>,
     tokens: HashMap<String, usize>,
+    /// Rated games allow no undo and are settled when they end.
+    rated: bool,
+    /// The account playing each seat that one plays.
+    accounts: Vec<SeatAccount>,
     store: Store,
     cpu: Cpu,
     guesses: AddressBuckets,
@@ -266,6 +283,8 @@ pub fn spawn(
         seat_chat,
         seats: stored.seats,
         tokens: stored.tokens.into_iter().collect(),
+        rated: stored.rated,
+        accounts: stored.accounts,
         store,
         cpu,
         guesses,
@@ -354,8 +373,9 @@ impl Room {
     /// Whether a connection holding `seats` may take moves back: every seat played by a
     /// person must be its own (a game against the AI, or hot-seat).
     fn may_undo(&self, seats: &[usize]) -> bool {
-        // A tournament game counts: no take-backs.
+        // A tournament game counts, and so does a rated one: no take-backs.
         self.tournament.is_none()
+            && !self.rated
             && !seats.is_empty()
             && self
                 .seats
@@ -373,6 +393,7 @@ impl Room {
                 connected: &self.connected(),
                 spectators: self.spectators(),
                 rematch: self.rematch.as_ref().map(Rematch::view),
+                rated: self.rated,
             },
         );
         if let AnyView::Flat(flat) = &mut v {
@@ -561,9 +582,26 @@ impl Room {
                     legal: (legal && !self.game.is_over()).then(|| self.game.legal_moves()),
                 });
             }
-            RoomMsg::Claim { seat, reply } => {
-                let r = self.claim(seat).await;
+            RoomMsg::Claim {
+                seat,
+                account,
+                reply,
+            } => {
+                let r = self.claim(seat, account).await;
                 let _ = reply.send(r);
+            }
+            RoomMsg::AccountSeated { seat, player } => {
+                // The store has the account and the name already (same transaction as
+                // the sign-up); the room takes them over for its view and later saves.
+                if seat < self.seats.len() && !self.accounts.iter().any(|a| a.seat == seat) {
+                    self.seats[seat].name = Some(account_name(&player));
+                    self.accounts.push(SeatAccount {
+                        seat,
+                        account: player.account,
+                        name: player.name,
+                    });
+                    self.broadcast_state();
+                }
             }
             RoomMsg::GameCopy { reply } => {
                 let _ = reply.send((self.game.clone(), self.seats.clone()));
@@ -571,7 +609,23 @@ impl Room {
         }
     }
 
-    async fn claim(&mut self, seat: Option<usize>) -> Result<(usize, String), AppError> {
+    async fn claim(
+        &mut self,
+        seat: Option<usize>,
+        account: Option<Player>,
+    ) -> Result<(usize, String), AppError> {
+        if self.rated {
+            let Some(a) = &account else {
+                return Err(AppError::Unauthorized(
+                    "this game is rated: log in to play in it".into(),
+                ));
+            };
+            if self.accounts.iter().any(|b| b.account == a.account) {
+                return Err(AppError::Conflict(
+                    "you already play a seat of this rated game".into(),
+                ));
+            }
+        }
         let s = match seat {
             Some(s) => s,
             None => self
@@ -589,18 +643,27 @@ impl Room {
         let token = new_token();
         let mut seats = self.seats.clone();
         seats[s].claimed = true;
-        self.save_seats(seats, Some((token.clone(), s))).await?;
+        if let Some(a) = &account {
+            seats[s].name = Some(account_name(a));
+        }
+        let claim = SeatClaim {
+            seat: s,
+            token: token.clone(),
+            account,
+        };
+        self.save_seats(seats, Some(claim)).await?;
         self.tokens.insert(token.clone(), s);
         self.broadcast_state();
         self.maybe_start_ai();
         Ok((s, token))
     }
 
-    /// Stores changed seats (with a new token) and takes them over.
+    /// Stores changed seats (with a new token and the account playing it) and takes
+    /// them over.
     async fn save_seats(
         &mut self,
         seats: Vec<Seat>,
-        token: Option<(String, usize)>,
+        claim: Option<SeatClaim>,
     ) -> Result<(), AppError> {
         let status = GameStatus::of(self.game.is_over(), &seats);
         let ai = ai_to_move(&self.game, &seats);
@@ -609,7 +672,7 @@ impl Room {
         self.store
             .update_seats(
                 self.id.clone(),
-                token,
+                claim.clone(),
                 seats.clone(),
                 status,
                 ai,
@@ -618,6 +681,20 @@ impl Room {
             .await?;
         self.seats = seats;
         self.clock = clock;
+        if let Some(SeatClaim {
+            seat,
+            account: Some(account),
+            ..
+        }) = claim
+        {
+            // The account's user name is the seat's name from now on.
+            self.accounts.retain(|a| a.seat != seat);
+            self.accounts.push(SeatAccount {
+                seat,
+                account: account.account,
+                name: account.name,
+            });
+        }
         Ok(())
     }
 
@@ -676,9 +753,14 @@ impl Room {
                     }
                 }
                 let mut changed = taken != self.seats;
-                // At a tournament table each seat shows its entrant's name.
-                if let Some(name) = name.as_ref().filter(|_| self.tournament.is_none()) {
-                    changed |= name_seats(&mut taken, &seats, None, name)?;
+                // At a tournament table each seat shows its entrant's name; an
+                // account's seats keep its user name.
+                let guest_seats = self.without_accounts(&seats);
+                let named = name
+                    .as_ref()
+                    .filter(|_| self.tournament.is_none() && !guest_seats.is_empty());
+                if let Some(name) = named {
+                    changed |= name_seats(&mut taken, &guest_seats, None, name)?;
                 }
                 if changed {
                     self.save_seats(taken, None)
@@ -717,8 +799,19 @@ impl Room {
                         "at a tournament table your name is the one you registered with",
                     ));
                 }
+                // An account's seats show its user name: one name per person.
+                let guest_seats = self.without_accounts(&held);
+                let wanted = seat.map_or(guest_seats.is_empty(), |s| {
+                    held.contains(&s) && !guest_seats.contains(&s)
+                });
+                if wanted {
+                    return Err(Refusal::new(
+                        ErrorCode::BadName,
+                        "this seat is played from an account and shows its user name",
+                    ));
+                }
                 let mut seats = self.seats.clone();
-                if name_seats(&mut seats, &held, seat, &name)? {
+                if name_seats(&mut seats, &guest_seats, seat, &name)? {
                     self.save_seats(seats, None)
                         .await
                         .map_err(|e| e.refusal())?;
@@ -779,6 +872,15 @@ impl Room {
                 self.undo(&seats).await
             }
         }
+    }
+
+    /// The seats of `seats` no account plays (their names are chosen per game).
+    fn without_accounts(&self, seats: &[usize]) -> Vec<usize> {
+        seats
+            .iter()
+            .copied()
+            .filter(|&s| !self.accounts.iter().any(|a| a.seat == s))
+            .collect()
     }
 
     /// The seats a connection holds.
@@ -974,8 +1076,21 @@ impl Room {
                     ),
                     seats,
                 };
+                // Each account plays on at its player's new seat; a rated game's
+                // rematch is rated too.
+                let players = NewGameAccounts {
+                    rated: self.rated,
+                    accounts: r
+                        .tokens
+                        .iter()
+                        .filter_map(|t| {
+                            let a = self.accounts.iter().find(|a| a.seat == t.from)?;
+                            Some((t.seat, a.account))
+                        })
+                        .collect(),
+                };
                 self.store
-                    .create_rematch(self.id.clone(), r.clone(), game)
+                    .create_rematch(self.id.clone(), r.clone(), game, players)
                     .await
                     .map_err(|e| e.refusal())?;
                 r
@@ -1097,6 +1212,9 @@ impl Room {
         }
         if self.game.is_over() {
             self.broadcast(ServerMsg::GameOver { ply: n + 1 }.text());
+            if self.rated {
+                tokio::spawn(crate::ratings::settle(self.store.clone(), self.id.clone()));
+            }
         }
         self.broadcast_state();
         self.maybe_start_ai();
@@ -1212,6 +1330,13 @@ fn unix_now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// The name a seat played from an account shows: the account's user name (user names
+/// are always valid display names).
+pub fn account_name(player: &Player) -> DisplayName {
+    DisplayName::try_from(player.name.clone())
+        .expect("user names are valid display names (ASCII letters, digits, - and _)")
 }
 
 fn parse_name(text: String) -> Result<DisplayName, Refusal> {

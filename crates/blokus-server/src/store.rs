@@ -11,15 +11,19 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::accounts::{AccountId, Player};
 use crate::chat::{ChatChannel, ChatLine, HISTORY};
 use crate::clock::Clock;
 use crate::error::AppError;
 use crate::rematch::Rematch;
 use crate::seats::{GameStatus, Seat};
 
+pub mod accounts;
 mod analyses;
+pub mod ratings;
 mod tournaments;
 
+pub use accounts::SeatAccount;
 pub use analyses::StoredAnalysis;
 pub use tournaments::{StoredTournament, TableGame, TableGameRow, TableLink, TournamentChanges};
 
@@ -50,6 +54,10 @@ pub struct StoredGame {
     pub rematch: Option<Rematch>,
     /// The tournament table the game is played at, if any.
     pub tournament: Option<TableLink>,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// The accounts playing seats, by seat.
+    pub accounts: Vec<SeatAccount>,
 }
 
 /// A game to store.
@@ -88,6 +96,27 @@ pub struct NewEvent {
     pub clock: Option<Clock>,
     /// The result of a tournament table, with the event that ends its game.
     pub result: Option<(TableLink, blokus_tournament::TableResult)>,
+}
+
+/// A seat a person claims: its index, its new token and the person's account (if
+/// logged in).
+#[derive(Clone, Debug)]
+pub struct SeatClaim {
+    /// The seat.
+    pub seat: usize,
+    /// Its new token.
+    pub token: String,
+    /// The account playing it.
+    pub account: Option<Player>,
+}
+
+/// The accounts of a new game and whether it is rated.
+#[derive(Clone, Debug, Default)]
+pub struct NewGameAccounts {
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// (seat, account) of the seats accounts play.
+    pub accounts: Vec<(usize, AccountId)>,
 }
 
 /// One line of the game list.
@@ -133,7 +162,8 @@ fn clock_columns(clock: Option<&Clock>) -> (Option<String>, Option<i64>) {
     }
 }
 
-fn now() -> i64 {
+/// The time now, unix seconds.
+pub(crate) fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
@@ -181,9 +211,21 @@ impl Store {
 
     /// Stores a new game with its tokens.
     pub async fn create_game(&self, game: NewGame) -> Result<(), AppError> {
+        self.create_game_with(game, NewGameAccounts::default())
+            .await
+    }
+
+    /// Stores a new game with its tokens, the accounts playing it and whether it is
+    /// rated, in one transaction.
+    pub async fn create_game_with(
+        &self,
+        game: NewGame,
+        players: NewGameAccounts,
+    ) -> Result<(), AppError> {
         self.with(move |c| {
             let tx = c.transaction()?;
             insert_game(&tx, &game)?;
+            insert_accounts(&tx, &game.id, &players)?;
             tx.commit()?;
             Ok(())
         })
@@ -196,11 +238,13 @@ impl Store {
         id: String,
         rematch: Rematch,
         game: NewGame,
+        players: NewGameAccounts,
     ) -> Result<(), AppError> {
         let json = serde_json::to_string(&rematch).expect("rematch serialises");
         self.with(move |c| {
             let tx = c.transaction()?;
             insert_game(&tx, &game)?;
+            insert_accounts(&tx, &game.id, &players)?;
             tx.execute(
                 "UPDATE games SET rematch = ?2 WHERE id = ?1",
                 params![id, json],
@@ -306,6 +350,15 @@ impl Store {
                 .transpose()
                 .map_err(|e| AppError::Internal(format!("stored rematch of {id}: {e}")))?;
             let tournament = tournaments::link_of_game(c, &id)?;
+            let accounts = accounts::load_seat_accounts(c, &id)?;
+            let rated = c
+                .query_row(
+                    "SELECT 1 FROM rated_games WHERE game_id = ?1",
+                    params![id],
+                    |_| Ok(()),
+                )
+                .optional()?
+                .is_some();
             Ok(Some(StoredGame {
                 id,
                 variant,
@@ -319,6 +372,8 @@ impl Store {
                 chat_count,
                 rematch,
                 tournament,
+                rated,
+                accounts,
             }))
         })
         .await
@@ -397,13 +452,14 @@ impl Store {
         .await
     }
 
-    /// Gives a seat to a person, names seats or takes a reserved seat: stores its new
-    /// token (if any), the updated seats, the game's status, whether an AI is to move
-    /// and the clocks (which start once every seat is taken), atomically.
+    /// Gives a seat to a person, names seats or takes a reserved seat: stores the new
+    /// token and the account playing the seat (if any), the updated seats, the game's
+    /// status, whether an AI is to move and the clocks (which start once every seat is
+    /// taken), atomically.
     pub async fn update_seats(
         &self,
         id: String,
-        token: Option<(String, usize)>,
+        claim: Option<SeatClaim>,
         seats: Vec<Seat>,
         status: GameStatus,
         ai_to_move: bool,
@@ -413,11 +469,17 @@ impl Store {
         let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
             let tx = c.transaction()?;
-            if let Some((token, seat)) = token {
+            if let Some(claim) = claim {
                 tx.execute(
                     "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
-                    params![token, id, seat as i64],
+                    params![claim.token, id, claim.seat as i64],
                 )?;
+                if let Some(account) = claim.account {
+                    tx.execute(
+                        "INSERT INTO seat_accounts(game_id, seat, account_id) VALUES (?1, ?2, ?3)",
+                        params![id, claim.seat as i64, account.account.0],
+                    )?;
+                }
             }
             tx.execute(
                 "UPDATE games SET seats = ?2, status = ?3, updated = ?4, ai_to_move = ?5,
@@ -522,6 +584,8 @@ impl Store {
             tx.execute("DELETE FROM events WHERE game_id = ?1", params![id])?;
             tx.execute("DELETE FROM tokens WHERE game_id = ?1", params![id])?;
             tx.execute("DELETE FROM chat WHERE game_id = ?1", params![id])?;
+            tx.execute("DELETE FROM seat_accounts WHERE game_id = ?1", params![id])?;
+            tx.execute("DELETE FROM rated_games WHERE game_id = ?1", params![id])?;
             tx.execute("DELETE FROM games WHERE id = ?1", params![id])?;
             tx.commit()?;
             Ok(())
@@ -654,6 +718,25 @@ fn insert_game(tx: &rusqlite::Transaction<'_>, game: &NewGame) -> Result<(), App
     Ok(())
 }
 
+/// Stores which accounts play a new game's seats and whether it is rated (inside the
+/// caller's transaction).
+fn insert_accounts(
+    tx: &rusqlite::Transaction<'_>,
+    id: &str,
+    players: &NewGameAccounts,
+) -> Result<(), AppError> {
+    for (seat, account) in &players.accounts {
+        tx.execute(
+            "INSERT INTO seat_accounts(game_id, seat, account_id) VALUES (?1, ?2, ?3)",
+            params![id, *seat as i64, account.0],
+        )?;
+    }
+    if players.rated {
+        Store::mark_rated(tx, id)?;
+    }
+    Ok(())
+}
+
 /// The last [`HISTORY`] lines of each chat channel of a game, in order, and the number
 /// of lines stored.
 fn load_chat(c: &Connection, id: &str) -> Result<(Vec<ChatLine>, u64), AppError> {
@@ -686,7 +769,7 @@ fn load_chat(c: &Connection, id: &str) -> Result<(Vec<ChatLine>, u64), AppError>
     Ok((lines, count as u64))
 }
 
-fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
+pub(crate) fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
     let seats: String = r.get(3)?;
     Ok(GameSummary {
         id: r.get(0)?,

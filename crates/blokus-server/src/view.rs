@@ -162,6 +162,8 @@ pub struct GameView {
     /// The tournament table the game is played at, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TournamentTable>,
+    /// Whether the game is rated (no undo, no hints; see `docs/accounts.md`).
+    pub rated: bool,
 }
 
 /// Where a tournament game is played: the event, round and table.
@@ -183,6 +185,8 @@ pub struct RoomFacts<'a> {
     pub spectators: usize,
     /// The rematch, if any.
     pub rematch: Option<RematchView>,
+    /// Whether the game is rated (no undo, no hints; see `docs/accounts.md`).
+    pub rated: bool,
 }
 
 /// The shared state of a game (see [`GameView`]).
@@ -284,6 +288,7 @@ pub fn state(id: &str, game: &Game, seats: &[Seat], facts: RoomFacts<'_>) -> Gam
         spectators: facts.spectators,
         rematch: facts.rematch,
         tournament: None,
+        rated: facts.rated,
     }
 }
 

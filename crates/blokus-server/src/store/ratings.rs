@@ -1,0 +1,461 @@
+//! Ratings in the database: settling a finished rated game (exactly once, in one
+//! transaction), current ratings, history and the leaderboard.
+
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use serde::Serialize;
+
+use super::{now, Store};
+use crate::accounts::AccountId;
+use crate::error::AppError;
+use crate::ratings::pool::Pool;
+use crate::ratings::update::{Rating, START};
+use crate::ratings::{compute, Participant, Settlement};
+use crate::seats::Seat;
+
+/// A rating row of an account.
+#[derive(Clone, Debug, Serialize)]
+pub struct PoolRating {
+    /// The pool id.
+    pub pool: String,
+    /// The rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Rated games played in the pool.
+    pub games: i64,
+}
+
+/// One rating change.
+#[derive(Clone, Debug, Serialize)]
+pub struct HistoryRow {
+    /// The pool id.
+    pub pool: String,
+    /// The game.
+    pub game: String,
+    /// The rating before the game.
+    pub before: f64,
+    /// The rating after.
+    pub rating: f64,
+    /// The deviation after.
+    pub deviation: f64,
+    /// When (unix seconds).
+    pub at: i64,
+}
+
+/// A line of the leaderboard.
+#[derive(Clone, Debug, Serialize)]
+pub struct LeaderRow {
+    /// The account's name.
+    pub name: String,
+    /// The rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Rated games in the pool.
+    pub games: i64,
+}
+
+fn read_rating(c: &Connection, account: AccountId, pool: &str) -> rusqlite::Result<(Rating, i64)> {
+    Ok(c.query_row(
+        "SELECT rating, deviation, volatility, games FROM ratings
+         WHERE account_id = ?1 AND pool = ?2",
+        params![account.0, pool],
+        |r| {
+            Ok((
+                Rating {
+                    rating: r.get(0)?,
+                    deviation: r.get(1)?,
+                    volatility: r.get(2)?,
+                },
+                r.get(3)?,
+            ))
+        },
+    )
+    .optional()?
+    .unwrap_or((START, 0)))
+}
+
+fn mark(tx: &Transaction<'_>, game_id: &str, outcome: &str) -> rusqlite::Result<()> {
+    tx.execute(
+        "UPDATE rated_games SET settled = ?2, outcome = ?3 WHERE game_id = ?1",
+        params![game_id, now(), outcome],
+    )?;
+    Ok(())
+}
+
+/// Settles one game inside a transaction: nothing if it is not rated, already settled or
+/// not over; otherwise the ratings, their history and the settled mark change together.
+fn settle_in(tx: &Transaction<'_>, game_id: &str) -> Result<Settlement, AppError> {
+    let pending: Option<Option<i64>> = tx
+        .query_row(
+            "SELECT settled FROM rated_games WHERE game_id = ?1",
+            params![game_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    match pending {
+        None => return Ok(Settlement::NotRated),
+        Some(Some(_)) => return Ok(Settlement::AlreadySettled),
+        Some(None) => {}
+    }
+    let (variant, options, seats): (String, String, String) = tx.query_row(
+        "SELECT variant, options, seats FROM games WHERE id = ?1",
+        params![game_id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let seats: Vec<Seat> = serde_json::from_str(&seats)
+        .map_err(|e| AppError::Internal(format!("stored seats of {game_id}: {e}")))?;
+    let mut st = tx.prepare("SELECT event FROM events WHERE game_id = ?1 ORDER BY ply")?;
+    let events = st
+        .query_map(params![game_id], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    let game = crate::codec::rebuild(&variant, &options, &events)
+        .map_err(|e| AppError::Internal(format!("game {game_id}: {e}")))?;
+    if !game.is_over() {
+        return Ok(Settlement::NotOver);
+    }
+    let pool = Pool::of(game.rules().v()).id();
+    let mut accounts = vec![None; seats.len()];
+    let mut st = tx.prepare("SELECT seat, account_id FROM seat_accounts WHERE game_id = ?1")?;
+    for row in st.query_map(params![game_id], |r| {
+        Ok((r.get::<_, i64>(0)? as usize, AccountId(r.get(1)?)))
+    })? {
+        let (seat, account) = row?;
+        if let Some(a) = accounts.get_mut(seat) {
+            *a = Some(account);
+        }
+    }
+    let mut participants = Vec::new();
+    for (seat, account) in seats.iter().zip(&accounts) {
+        participants.push(match (account, seat.level) {
+            (Some(a), _) => {
+                let (rating, _) = read_rating(tx, *a, &pool)?;
+                Participant::Account(*a, rating)
+            }
+            (None, Some(level)) => Participant::Ai(level),
+            (None, None) => Participant::Guest,
+        });
+    }
+    let outcome = compute(&game, &participants);
+    let Some(changes) = outcome else {
+        mark(tx, game_id, "aborted")?;
+        return Ok(Settlement::Aborted);
+    };
+    let t = now();
+    for (account, new) in &changes {
+        let (old, games) = read_rating(tx, *account, &pool)?;
+        tx.execute(
+            "INSERT INTO ratings(account_id, pool, rating, deviation, volatility, games, updated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT(account_id, pool) DO UPDATE SET rating = ?3, deviation = ?4,
+                 volatility = ?5, games = ?6, updated = ?7",
+            params![
+                account.0,
+                pool,
+                new.rating,
+                new.deviation,
+                new.volatility,
+                games + 1,
+                t
+            ],
+        )?;
+        tx.execute(
+            "INSERT INTO rating_history(account_id, game_id, pool, before, rating, deviation, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                account.0,
+                game_id,
+                pool,
+                old.rating,
+                new.rating,
+                new.deviation,
+                t
+            ],
+        )?;
+    }
+    mark(tx, game_id, "rated")?;
+    Ok(Settlement::Rated(changes.len()))
+}
+
+impl Store {
+    /// Marks a stored game as rated (at creation, in the transaction that stores it).
+    pub(crate) fn mark_rated(tx: &Transaction<'_>, game_id: &str) -> rusqlite::Result<()> {
+        tx.execute(
+            "INSERT INTO rated_games(game_id) VALUES (?1)",
+            params![game_id],
+        )?;
+        Ok(())
+    }
+
+    /// Settles a finished rated game: its players' ratings change exactly once, however
+    /// often this is called (the room at the game's end, the start-up sweep after a
+    /// crash), because the check and the change are one transaction.
+    pub async fn settle_game(&self, game_id: String) -> Result<Settlement, AppError> {
+        self.with(move |c| {
+            let tx = c.transaction()?;
+            let s = settle_in(&tx, &game_id)?;
+            tx.commit()?;
+            Ok(s)
+        })
+        .await
+    }
+
+    /// Rated games not settled yet whose game is finished.
+    pub async fn unsettled_games(&self) -> Result<Vec<String>, AppError> {
+        self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT r.game_id FROM rated_games r JOIN games g ON g.id = r.game_id
+                 WHERE r.settled IS NULL AND g.status = 'finished'",
+            )?;
+            let ids = st
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(ids)
+        })
+        .await
+    }
+
+    /// Whether a game is rated.
+    pub async fn is_rated(&self, game_id: String) -> Result<bool, AppError> {
+        self.with(move |c| {
+            Ok(c.query_row(
+                "SELECT 1 FROM rated_games WHERE game_id = ?1",
+                params![game_id],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+        })
+        .await
+    }
+
+    /// An account's ratings in every pool it played.
+    pub async fn ratings_of(&self, account: AccountId) -> Result<Vec<PoolRating>, AppError> {
+        self.with(move |c| {
+            let mut st = c.prepare(
+                "SELECT pool, rating, deviation, games FROM ratings WHERE account_id = ?1",
+            )?;
+            let rows = st
+                .query_map(params![account.0], |r| {
+                    Ok(PoolRating {
+                        pool: r.get(0)?,
+                        rating: r.get(1)?,
+                        deviation: r.get(2)?,
+                        games: r.get(3)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// An account's rating changes, oldest first (the last `limit`).
+    pub async fn rating_history(
+        &self,
+        account: AccountId,
+        limit: usize,
+    ) -> Result<Vec<HistoryRow>, AppError> {
+        self.with(move |c| {
+            let mut st = c.prepare(
+                "SELECT pool, game_id, before, rating, deviation, at FROM rating_history
+                 WHERE account_id = ?1 ORDER BY at DESC, rowid DESC LIMIT ?2",
+            )?;
+            let mut rows = st
+                .query_map(params![account.0, limit as i64], |r| {
+                    Ok(HistoryRow {
+                        pool: r.get(0)?,
+                        game: r.get(1)?,
+                        before: r.get(2)?,
+                        rating: r.get(3)?,
+                        deviation: r.get(4)?,
+                        at: r.get(5)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.reverse();
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// The best ratings of a pool.
+    pub async fn leaderboard(
+        &self,
+        pool: String,
+        limit: usize,
+    ) -> Result<Vec<LeaderRow>, AppError> {
+        self.with(move |c| {
+            let mut st = c.prepare(
+                "SELECT a.name, r.rating, r.deviation, r.games FROM ratings r
+                 JOIN accounts a ON a.id = r.account_id
+                 WHERE r.pool = ?1 ORDER BY r.rating DESC, a.name_key LIMIT ?2",
+            )?;
+            let rows = st
+                .query_map(params![pool, limit as i64], |r| {
+                    Ok(LeaderRow {
+                        name: r.get(0)?,
+                        rating: r.get(1)?,
+                        deviation: r.get(2)?,
+                        games: r.get(3)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// The current rating of an account in a pool (the start rating if it has none).
+    pub async fn rating_in(
+        &self,
+        account: AccountId,
+        pool: String,
+    ) -> Result<(Rating, i64), AppError> {
+        self.with(move |c| Ok(read_rating(c, account, &pool)?))
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seats::{GameStatus, SeatKind};
+    use crate::store::accounts::NewSession;
+    use crate::store::{NewGame, NewGameAccounts};
+    use blokus_core::{Game, RuleOptions, Rules};
+
+    async fn account(store: &Store, name: &str) -> AccountId {
+        store
+            .create_account(
+                name.into(),
+                name.into(),
+                "not a real hash".into(),
+                NewSession {
+                    id_hash: format!("{name}-session"),
+                    csrf: "csrf".into(),
+                    expires: now() + 60,
+                },
+                vec![],
+            )
+            .await
+            .unwrap()
+            .0
+    }
+
+    /// A Duo game between two accounts, stored move by move as a room stores it, and
+    /// left unsettled (as after a crash right after its last move).
+    async fn stored_game(store: &Store, id: &str, moves: Option<usize>) -> Vec<AccountId> {
+        let a = account(store, &format!("{id}a")).await;
+        let b = account(store, &format!("{id}b")).await;
+        let me = Seat::new(SeatKind::Me, None);
+        store
+            .create_game_with(
+                NewGame {
+                    id: id.into(),
+                    variant: "duo".into(),
+                    options: "{}".into(),
+                    seats: vec![me.clone(), me],
+                    status: GameStatus::Running,
+                    ai_to_move: false,
+                    tokens: vec![],
+                    clock: None,
+                },
+                NewGameAccounts {
+                    rated: true,
+                    accounts: vec![(0, a), (1, b)],
+                },
+            )
+            .await
+            .unwrap();
+        let mut game = Game::new(Rules::new(
+            blokus_core::variant("duo").unwrap(),
+            RuleOptions::default(),
+        ));
+        let mut n = 0;
+        while !game.is_over() && moves.is_none_or(|m| n < m) {
+            let mv = game.legal_moves()[0];
+            game.play(mv).unwrap();
+            let e = game.events()[n];
+            let status = if game.is_over() {
+                GameStatus::Finished
+            } else {
+                GameStatus::Running
+            };
+            store
+                .append_event(
+                    id.into(),
+                    crate::store::NewEvent {
+                        ply: n,
+                        event: crate::codec::encode(&game, &e),
+                        status,
+                        ai_to_move: false,
+                        clock: None,
+                        result: None,
+                    },
+                )
+                .await
+                .unwrap();
+            n += 1;
+        }
+        vec![a, b]
+    }
+
+    #[tokio::test]
+    async fn the_start_up_sweep_settles_a_finished_game_exactly_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let players = stored_game(&store, "00000000000000aa", None).await;
+        let running = stored_game(&store, "00000000000000bb", Some(5)).await;
+        assert_eq!(
+            store.unsettled_games().await.unwrap(),
+            vec!["00000000000000aa"]
+        );
+        crate::ratings::settle_pending(store.clone()).await;
+        crate::ratings::settle_pending(store.clone()).await;
+        for a in &players {
+            let r = store.ratings_of(*a).await.unwrap();
+            assert_eq!(r.len(), 1);
+            assert_eq!(r[0].games, 1, "rated once");
+            assert_ne!(r[0].rating, 1500.0);
+            assert_eq!(store.rating_history(*a, 10).await.unwrap().len(), 1);
+        }
+        assert_eq!(
+            store.settle_game("00000000000000aa".into()).await.unwrap(),
+            Settlement::AlreadySettled
+        );
+        // A game still running is left alone; an unrated one is not rated.
+        assert_eq!(
+            store.settle_game("00000000000000bb".into()).await.unwrap(),
+            Settlement::NotOver
+        );
+        assert!(store.ratings_of(running[0]).await.unwrap().is_empty());
+        assert_eq!(
+            store.settle_game("0000000000000000".into()).await.unwrap(),
+            Settlement::NotRated
+        );
+    }
+
+    #[test]
+    fn a_side_with_fewer_than_two_placements_makes_the_game_aborted() {
+        use crate::ratings::{compute, update::START, Participant};
+        let mut game = Game::new(Rules::new(
+            blokus_core::variant("duo").unwrap(),
+            RuleOptions::default(),
+        ));
+        let people = [
+            Participant::Account(AccountId(1), START),
+            Participant::Account(AccountId(2), START),
+        ];
+        for _ in 0..3 {
+            let mv = game.legal_moves()[0];
+            game.play(mv).unwrap();
+        }
+        assert_eq!(compute(&game, &people), None, "Orange placed only once");
+        let mv = game.legal_moves()[0];
+        game.play(mv).unwrap();
+        assert_eq!(compute(&game, &people).map(|c| c.len()), Some(2));
+        let guest = [people[0], Participant::Guest];
+        assert_eq!(compute(&game, &guest), None);
+    }
+}
