@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use blokus_core::cube::score;
 use blokus_core::cube::{CubeGame, CubeMove, CubePlayout, CubePosition, CubeRules};
+use blokus_core::{Colour, PlayerId};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -70,7 +71,7 @@ impl CubePlayer for CubeRandom {
 /// How good a move looks at once: squares it wins in the top view (twice), squares it
 /// takes from other colours, and its size four times over (big stones are harder to
 /// place later, and every stone left costs the same point).
-pub fn greedy_value(rules: &CubeRules, pos: &CubePosition, colour: usize, m: CubeMove) -> i32 {
+pub fn greedy_value(rules: &CubeRules, pos: &CubePosition, colour: Colour, m: CubeMove) -> i32 {
     let t = rules.table();
     let p = t.get(m);
     // A column's old top is the voxel under the stone's lowest cube there (none on the
@@ -127,8 +128,8 @@ impl CubePlayer for CubeGreedy {
 /// One node of the search tree.
 struct Node {
     pos: CubePosition,
-    /// The player who made the move into this node.
-    mover: usize,
+    /// The player who made the move into this node (none at the root).
+    mover: Option<PlayerId>,
     /// Moves not expanded yet, best greedy value last.
     untried: Option<Vec<CubeMove>>,
     children: Vec<(CubeMove, usize)>,
@@ -183,7 +184,7 @@ impl CubeMcts {
         let last = results.len().saturating_sub(1).max(1) as f64;
         let mut out = [0.0; 4];
         for r in results {
-            out[r.player] = 1.0 - (r.place - 1) as f64 / last;
+            out[r.player.index()] = 1.0 - (r.place - 1) as f64 / last;
         }
         out
     }
@@ -213,7 +214,7 @@ impl CubePlayer for CubeMcts {
         let root_pos = *game.position();
         let mut nodes = vec![Node {
             pos: root_pos,
-            mover: usize::MAX,
+            mover: None,
             untried: Some(CubeMcts::untried(rules, &root_pos)),
             children: Vec::new(),
             visits: 0,
@@ -261,7 +262,7 @@ impl CubePlayer for CubeMcts {
                     pos.play(rules, m).expect("listed moves are legal");
                     nodes.push(Node {
                         pos,
-                        mover,
+                        mover: Some(mover),
                         untried: None,
                         children: Vec::new(),
                         visits: 0,
@@ -279,8 +280,8 @@ impl CubePlayer for CubeMcts {
             for &i in &path {
                 let node = &mut nodes[i];
                 node.visits += 1;
-                if node.mover != usize::MAX {
-                    node.reward += rewards[node.mover];
+                if let Some(mover) = node.mover {
+                    node.reward += rewards[mover.index()];
                 }
             }
         }
@@ -309,7 +310,7 @@ mod tests {
         let mut game = CubeGame::new(rules.clone());
         while !game.is_over() {
             let p = rules.seating().player_of(game.to_move());
-            let m = players[p].choose(&game, Budget::default());
+            let m = players[p.index()].choose(&game, Budget::default());
             game.play(m).unwrap();
         }
         game

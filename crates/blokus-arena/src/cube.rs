@@ -69,7 +69,7 @@ fn play_game(config: &CubeMatchConfig, index: usize) -> Result<CubeMatchGame, Ar
     let seats = seating(rules.seating().players(), engines, index);
     let mut game = CubeGame::new(rules.clone());
     while !game.is_over() {
-        let e = seats[rules.seating().player_of(game.to_move())];
+        let e = seats[rules.seating().player_of(game.to_move()).index()];
         let m = players[e].choose(&game, Budget::default());
         game.play(m).map_err(|err| {
             ArenaError::Config(format!("{} played badly: {err}", config.engines[e]))
@@ -83,7 +83,7 @@ fn play_game(config: &CubeMatchConfig, index: usize) -> Result<CubeMatchGame, Ar
         vec![0usize; engines],
     );
     for r in &results {
-        let e = seats[r.player];
+        let e = seats[r.player.index()];
         if r.place == 1 {
             points[e] += 1.0 / winners;
         }

@@ -4,6 +4,7 @@
 //! they have no legal placement; random playouts only draw legal moves; scores match a
 //! naive top view; undo restores the position.
 
+use blokus_core::Colour;
 use std::collections::HashMap;
 
 use blokus_core::cube::playout::CubePlayout;
@@ -118,7 +119,7 @@ proptest! {
         while !game.is_over() {
             let colour = game.to_move();
             let legal = game.legal_moves();
-            prop_assert_eq!(&legal, &naive.all_legal(&rules, colour));
+            prop_assert_eq!(&legal, &naive.all_legal(&rules, colour.index()));
             prop_assert!(!legal.is_empty());
             // A playout draw from here is one of them.
             let drawn = playout.draw(&rules, game.position(), colour, &mut rng).unwrap();
@@ -126,15 +127,15 @@ proptest! {
             let before = *game.position();
             let m = legal[rng.gen_range(0..legal.len())];
             game.play(m).unwrap();
-            naive.place(&rules, colour, m);
+            naive.place(&rules, colour.index(), m);
             // Colours passed over had no placement then, and are out for good.
             let over = game.is_over();
             let skipped = (1..=n)
-                .map(|k| (colour + k) % n)
+                .map(|k| Colour::new((colour.index() + k) % n))
                 .take_while(|&c| over || c != game.to_move());
             for c in skipped {
                 if !before.is_out(c) {
-                    prop_assert!(naive.all_legal(&rules, c).is_empty(), "colour {} could place", c);
+                    prop_assert!(naive.all_legal(&rules, c.index()).is_empty(), "colour {} could place", c.index());
                 }
                 prop_assert!(game.position().is_out(c));
             }
@@ -146,7 +147,7 @@ proptest! {
         }
         let scores = score::colour_scores(&rules, game.position());
         for s in &scores {
-            prop_assert_eq!(s.points, naive.points(s.colour));
+            prop_assert_eq!(s.points, naive.points(s.colour.index()));
         }
     }
 
@@ -172,7 +173,7 @@ proptest! {
             let (x, y, z) = t.coords(v);
             prop_assert!(z == 0 || pos.occupied().contains(t.voxel(x, y, z - 1).unwrap()));
         }
-        for c in 0..rules.num_colours() {
+        for c in Colour::all(rules.num_colours()) {
             let cubes: usize = Stone::ALL.iter().filter(|&&s| !pos.has_stone(c, s)).map(|s| s.size()).sum();
             let owned = pos.occupied().iter().filter(|&v| pos.owner(v) == Some(c)).count();
             prop_assert_eq!(cubes, owned);

@@ -10,6 +10,7 @@ use blokus_ai::cube::CubePlayer;
 use blokus_ai::Budget;
 use blokus_core::cube::render::{self, CubeRenderOptions};
 use blokus_core::cube::{notation, record, score, CubeGame, CubeGameError, CubeRules, Site};
+use blokus_core::Colour;
 
 /// A command's answer text or error message.
 type CmdResult = Result<String, String>;
@@ -35,13 +36,13 @@ impl CubeSession {
 
     /// A colour argument: `b`/`w` (`black`/`white`) with two colours, a 1-based number
     /// or a colour name.
-    pub fn colour(&self, text: &str) -> Result<usize, String> {
+    pub fn colour(&self, text: &str) -> Result<Colour, String> {
         let rules = self.game.rules();
         let t = text.trim().to_ascii_lowercase();
         let two = rules.num_colours() == 2;
         let by_letter = match t.as_str() {
-            "b" | "black" if two => Some(0),
-            "w" | "white" if two => Some(1),
+            "b" | "black" if two => Some(Colour(0)),
+            "w" | "white" if two => Some(Colour(1)),
             _ => None,
         };
         by_letter
@@ -49,12 +50,12 @@ impl CubeSession {
             .ok_or_else(|| format!("invalid color argument '{text}'"))
     }
 
-    fn name(&self, colour: usize) -> &'static str {
+    fn name(&self, colour: Colour) -> &'static str {
         self.game.rules().colour_name(colour)
     }
 
     /// Refuses a colour that is not to move (3D turns are strict).
-    fn check_to_move(&self, colour: usize) -> Result<(), String> {
+    fn check_to_move(&self, colour: Colour) -> Result<(), String> {
         if self.game.is_over() {
             return Err("the game is over".into());
         }
@@ -70,7 +71,7 @@ impl CubeSession {
     }
 
     /// `play`: the move of `colour`, which must be to move; `pass` does nothing.
-    pub fn play(&mut self, colour: usize, text: &str) -> CmdResult {
+    pub fn play(&mut self, colour: Colour, text: &str) -> CmdResult {
         if text.trim().eq_ignore_ascii_case("pass") {
             return Ok(String::new());
         }
@@ -93,7 +94,7 @@ impl CubeSession {
     }
 
     /// `all_legal`: the legal moves of `colour` here, one per line.
-    pub fn all_legal(&self, colour: usize) -> String {
+    pub fn all_legal(&self, colour: Colour) -> String {
         let pos = self.game.position();
         if self.game.is_over() || pos.is_out(colour) {
             return String::new();
@@ -117,11 +118,11 @@ impl CubeSession {
     }
 
     /// `get_place`: the place of the player of `colour`.
-    pub fn place_of(&self, colour: usize) -> CmdResult {
+    pub fn place_of(&self, colour: Colour) -> CmdResult {
         let rules = self.game.rules();
         let player = rules.seating().player_of(colour);
         let results = score::results(rules, self.game.position());
-        let place = results[player].place;
+        let place = results[player.index()].place;
         let shared = results
             .iter()
             .any(|r| r.player != player && r.place == place);
@@ -155,7 +156,7 @@ impl CubeSession {
     pub fn genmove(
         &mut self,
         player: &mut dyn CubePlayer,
-        colour: usize,
+        colour: Colour,
         budget: Budget,
         play: bool,
     ) -> CmdResult {

@@ -26,9 +26,10 @@ pub fn encode(game: &Game, e: &GameEvent) -> String {
 }
 
 /// The stored text of a 3D placement.
-pub fn encode_cube(game: &CubeGame, colour: usize, m: CubeMove) -> String {
+pub fn encode_cube(game: &CubeGame, colour: Colour, m: CubeMove) -> String {
     format!(
-        "place {colour} {}",
+        "place {} {}",
+        colour.index(),
         cube_notation::format_move(game.rules().table(), m)
     )
 }
@@ -44,7 +45,7 @@ pub fn apply_cube(game: &mut CubeGame, text: &str) -> Result<(), String> {
         return Err("unknown event".into());
     };
     let colour: usize = colour.parse().map_err(|_| "bad colour".to_string())?;
-    if game.is_over() || colour != game.to_move() {
+    if game.is_over() || colour != game.to_move().index() {
         return Err(format!("colour {colour} is not to move"));
     }
     game.play_text(cubes).map(|_| ()).map_err(|e| e.to_string())

@@ -4,6 +4,7 @@
 use blokus_core::cube::notation::move_cubes;
 use blokus_core::cube::score::{colour_scores, results, CubeColourScore};
 use blokus_core::cube::{CubeGame, CubeVariantId, Stone};
+use blokus_core::{Colour, PlayerId};
 use serde::Serialize;
 
 use crate::rematch::RematchView;
@@ -37,16 +38,16 @@ pub struct StoneView {
 /// One placement of the game.
 #[derive(Serialize)]
 pub struct CubeEventView {
-    /// Colour index.
-    pub colour: usize,
+    /// The colour (its index in JSON).
+    pub colour: Colour,
     /// The player who placed it.
-    pub player: usize,
+    pub player: PlayerId,
     /// Cubes, as `c4.2` (column, row, `.`, level).
     pub cubes: Vec<String>,
     /// Stone name.
     pub stone: &'static str,
     /// Colours that went out (could not place) right after it.
-    pub passes: Vec<usize>,
+    pub passes: Vec<Colour>,
 }
 
 /// The shared state of a Blokus 3D game: the `state` message without the
@@ -70,9 +71,9 @@ pub struct CubeGameView {
     /// Whether the game is over.
     pub over: bool,
     /// Colour to move (`null` when over).
-    pub to_move: Option<usize>,
+    pub to_move: Option<Colour>,
     /// Player to move (`null` when over).
-    pub player_to_move: Option<usize>,
+    pub player_to_move: Option<PlayerId>,
     /// Every filled voxel as [x, y, z, colour].
     pub cubes: Vec<[usize; 4]>,
     /// Every placement.
@@ -104,7 +105,7 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], facts: RoomFacts<'_>) ->
     let pos = game.position();
     let over = game.is_over();
     let seating = rules.seating();
-    let colours: Vec<&'static str> = (0..rules.num_colours())
+    let colours: Vec<&'static str> = Colour::all(rules.num_colours())
         .map(|c| rules.colour_name(c))
         .collect();
     let squares = (0..t.depth())
@@ -116,7 +117,7 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], facts: RoomFacts<'_>) ->
         .iter()
         .filter_map(|v| {
             let (x, y, z) = t.coords(v);
-            Some([x, y, z, pos.owner(v)?])
+            Some([x, y, z, pos.owner(v)?.index()])
         })
         .collect();
     let moves = game
@@ -138,7 +139,7 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], facts: RoomFacts<'_>) ->
             cubes: s.shape().to_vec(),
         })
         .collect();
-    let remaining = (0..rules.num_colours())
+    let remaining = Colour::all(rules.num_colours())
         .map(|c| {
             Stone::ALL
                 .iter()
@@ -146,8 +147,8 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], facts: RoomFacts<'_>) ->
                 .collect()
         })
         .collect();
-    let seat_colours = |p: usize| -> Vec<&'static str> {
-        (0..rules.num_colours())
+    let seat_colours = |p: PlayerId| -> Vec<&'static str> {
+        Colour::all(rules.num_colours())
             .filter(|&c| seating.player_of(c) == p)
             .map(|c| rules.colour_name(c))
             .collect()
@@ -155,7 +156,7 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], facts: RoomFacts<'_>) ->
     let results = results(rules, pos)
         .into_iter()
         .map(|r| ResultView {
-            side: r.player,
+            side: r.player.index(),
             name: seat_colours(r.player).join("+"),
             score: r.score,
             tiebreak: 0,
@@ -172,7 +173,7 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], facts: RoomFacts<'_>) ->
             claimed: s.claimed,
             reserved: s.reserved,
             name: s.name.as_ref().map(|n| n.to_string()),
-            colours: seat_colours(i),
+            colours: seat_colours(PlayerId::new(i)),
             connected: connected.get(i).copied().unwrap_or(false),
         })
         .collect();
@@ -198,7 +199,9 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], facts: RoomFacts<'_>) ->
         moves,
         stones,
         remaining,
-        out: (0..rules.num_colours()).map(|c| pos.is_out(c)).collect(),
+        out: Colour::all(rules.num_colours())
+            .map(|c| pos.is_out(c))
+            .collect(),
         scores: colour_scores(rules, pos),
         results,
         seats: seats_view,

@@ -111,7 +111,7 @@ impl RoomGame {
         }
         Some(match self {
             RoomGame::Flat(g) => g.position().player_to_move(g.rules()).index(),
-            RoomGame::Cube(g) => g.rules().seating().player_of(g.to_move()),
+            RoomGame::Cube(g) => g.rules().seating().player_of(g.to_move()).index(),
         })
     }
 
@@ -127,7 +127,7 @@ impl RoomGame {
     pub fn event_player(&self, n: usize) -> usize {
         match self {
             RoomGame::Flat(g) => view::event_player(g, n),
-            RoomGame::Cube(g) => g.rules().seating().player_of(g.moves()[n].0),
+            RoomGame::Cube(g) => g.rules().seating().player_of(g.moves()[n].0).index(),
         }
     }
 
@@ -258,13 +258,13 @@ impl RoomGame {
                 out.push(
                     ServerMsg::Move {
                         ply: n,
-                        colour: Colour::new(colour),
+                        colour,
                         cells: cube_notation::move_cubes(t, m),
                         piece: t.get(m).stone().name().to_string(),
                     }
                     .text(),
                 );
-                g.outs_after(n).into_iter().map(Colour::new).collect()
+                g.outs_after(n)
             }
         };
         if !passes.is_empty() {
@@ -287,7 +287,7 @@ impl RoomGame {
     fn colour_name(&self, colour: Colour) -> &'static str {
         match self {
             RoomGame::Flat(g) => g.rules().colour_name(colour),
-            RoomGame::Cube(g) => g.rules().colour_name(colour.index()),
+            RoomGame::Cube(g) => g.rules().colour_name(colour),
         }
     }
 
@@ -306,8 +306,8 @@ impl RoomGame {
             RoomGame::Cube(g) => {
                 let rules = g.rules();
                 let mut out = vec![Vec::new(); players];
-                for c in 0..rules.num_colours() {
-                    let p = rules.seating().player_of(c);
+                for c in Colour::all(rules.num_colours()) {
+                    let p = rules.seating().player_of(c).index();
                     if p < players {
                         out[p].push(rules.colour_name(c));
                     }

@@ -112,7 +112,7 @@ fn measure_cube(rules: &CubeRules, seconds: f64) -> Figures {
         format!("{id}/{}", rules.site().name()),
         seconds,
         |rng| scratch.run(rules, &mut start.clone(), rng),
-        || start.legal_moves(rules.table(), 0).len(),
+        || start.legal_moves(rules.table(), start.to_move()).len(),
     )
 }
 

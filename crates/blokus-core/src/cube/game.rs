@@ -7,6 +7,7 @@ use super::position::{CubeIllegal, CubePosition};
 use super::rules::CubeRules;
 use super::score::{self, CubeColourScore, CubePlayerResult};
 use super::table::CubeMove;
+use crate::Colour;
 
 /// Why an action on a game was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ impl std::error::Error for CubeGameError {}
 pub struct CubeGame {
     rules: CubeRules,
     /// (colour, move) of every placement.
-    moves: Vec<(usize, CubeMove)>,
+    moves: Vec<(Colour, CubeMove)>,
     /// The position before each placement, then the current one.
     stack: Vec<CubePosition>,
 }
@@ -71,9 +72,9 @@ impl CubeGame {
 
     /// The colours that went out (could not place on their turn) right after placement
     /// `n`, in turn order.
-    pub fn outs_after(&self, n: usize) -> Vec<usize> {
+    pub fn outs_after(&self, n: usize) -> Vec<Colour> {
         match (self.stack.get(n), self.stack.get(n + 1)) {
-            (Some(before), Some(after)) => (0..self.rules.num_colours())
+            (Some(before), Some(after)) => Colour::all(self.rules.num_colours())
                 .filter(|&c| after.is_out(c) && !before.is_out(c))
                 .collect(),
             _ => Vec::new(),
@@ -81,12 +82,12 @@ impl CubeGame {
     }
 
     /// The placements so far as (colour, move).
-    pub fn moves(&self) -> &[(usize, CubeMove)] {
+    pub fn moves(&self) -> &[(Colour, CubeMove)] {
         &self.moves
     }
 
     /// The colour to move (meaningless once the game is over).
-    pub fn to_move(&self) -> usize {
+    pub fn to_move(&self) -> Colour {
         self.position().to_move()
     }
 
@@ -131,7 +132,7 @@ impl CubeGame {
     ///
     /// # Errors
     /// At the start of the game.
-    pub fn undo(&mut self) -> Result<(usize, CubeMove), CubeGameError> {
+    pub fn undo(&mut self) -> Result<(Colour, CubeMove), CubeGameError> {
         let last = self.moves.pop().ok_or(CubeGameError::NothingToUndo)?;
         self.stack.pop();
         Ok(last)
@@ -160,7 +161,7 @@ mod tests {
         let mut game = CubeGame::new(rules);
         let start = *game.position();
         game.play_text("c3.1,d3.1").unwrap();
-        assert_eq!(game.to_move(), 1);
+        assert_eq!(game.to_move(), Colour(1));
         let err = game.play_text("a6.1,b6.1").unwrap_err();
         assert_eq!(
             err,
@@ -179,7 +180,7 @@ mod tests {
             Err(CubeGameError::Illegal(CubeIllegal::Unsupported(_)))
         ));
         game.play_text("c3.2,d3.2").unwrap();
-        assert_eq!(game.undo().unwrap().0, 1);
+        assert_eq!(game.undo().unwrap().0, Colour(1));
         game.undo().unwrap();
         assert_eq!(*game.position(), start);
         assert_eq!(game.undo(), Err(CubeGameError::NothingToUndo));

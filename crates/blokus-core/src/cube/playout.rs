@@ -12,6 +12,7 @@
 //!
 //! [`CubeTable::at`]: super::table::CubeTable::at
 
+use crate::Colour;
 use rand::Rng;
 
 use super::position::CubePosition;
@@ -67,7 +68,7 @@ impl CubePlayout {
                     None => pos.set_out(c),
                 }
             }
-            c = (c + 1) % n;
+            c = c.next(n);
         }
         placed
     }
@@ -77,7 +78,7 @@ impl CubePlayout {
         &mut self,
         rules: &CubeRules,
         pos: &CubePosition,
-        colour: usize,
+        colour: Colour,
         rng: &mut impl Rng,
     ) -> Option<CubeMove> {
         let table = rules.table();
@@ -141,7 +142,7 @@ impl CubePlayout {
         &mut self,
         rules: &CubeRules,
         pos: &CubePosition,
-        colour: usize,
+        colour: Colour,
         rng: &mut impl Rng,
         candidates: impl Iterator<Item = CubeMove>,
     ) -> Option<CubeMove> {
@@ -182,7 +183,7 @@ mod tests {
             let placed = playout.run(&rules, &mut pos, &mut rng);
             assert!(pos.is_over() && placed == pos.stones_placed() && placed > 4);
             // Out for good, even if others' cubes later gave a colour a placement.
-            assert!((0..4).all(|c| pos.is_out(c)));
+            assert!((0..4).all(|c| pos.is_out(Colour::new(c))));
         }
     }
 
@@ -196,13 +197,13 @@ mod tests {
             let m = super::super::notation::parse_move(t, text).unwrap();
             pos.play(&rules, m).unwrap();
         }
-        let legal = pos.legal_moves(t, 0);
+        let legal = pos.legal_moves(t, Colour(0));
         let mut playout = CubePlayout::new(&rules);
         let mut rng = SmallRng::seed_from_u64(7);
         let draws = legal.len() * 200;
         let mut counts = std::collections::HashMap::new();
         for _ in 0..draws {
-            let m = playout.draw(&rules, &pos, 0, &mut rng).unwrap();
+            let m = playout.draw(&rules, &pos, Colour(0), &mut rng).unwrap();
             *counts.entry(m).or_insert(0usize) += 1;
         }
         assert!(counts.keys().all(|m| legal.contains(m)));

@@ -11,6 +11,7 @@ use super::rules::CubeRules;
 use super::stone::{Stone, STONE_COUNT};
 use super::table::{CubeMove, CubeTable, Placement, DROPS};
 use super::voxel::{Voxel, VoxelSet};
+use crate::Colour;
 
 /// The most colours of a game.
 pub const MAX_CUBE_COLOURS: usize = 4;
@@ -25,7 +26,7 @@ pub enum CubeIllegal {
     /// Another colour is to move.
     NotToMove {
         /// The colour to move.
-        expected: usize,
+        expected: Colour,
     },
     /// The colour has placed this stone already.
     StoneUsed(Stone),
@@ -45,7 +46,7 @@ impl fmt::Display for CubeIllegal {
         match self {
             CubeIllegal::GameOver => write!(f, "the game is over"),
             CubeIllegal::NotToMove { expected } => {
-                write!(f, "it is colour {}'s turn", expected + 1)
+                write!(f, "it is colour {}'s turn", expected.index() + 1)
             }
             CubeIllegal::StoneUsed(s) => write!(f, "stone {} is already placed", s.name()),
             CubeIllegal::Occupied(_) => write!(f, "a cube is already there"),
@@ -101,8 +102,8 @@ impl CubePosition {
 
     /// The colour to move.
     #[inline]
-    pub fn to_move(&self) -> usize {
-        self.to_move as usize
+    pub fn to_move(&self) -> Colour {
+        Colour(self.to_move)
     }
 
     /// Whether the game has ended (no colour can place).
@@ -113,8 +114,8 @@ impl CubePosition {
 
     /// Whether a colour is out (it could not place on a turn).
     #[inline]
-    pub fn is_out(&self, colour: usize) -> bool {
-        self.out[colour]
+    pub fn is_out(&self, colour: Colour) -> bool {
+        self.out[colour.index()]
     }
 
     /// Number of stones placed in the game.
@@ -125,12 +126,12 @@ impl CubePosition {
 
     /// Whether a colour still has a stone.
     #[inline]
-    pub fn has_stone(&self, colour: usize, stone: Stone) -> bool {
-        self.left[colour] >> stone.index() & 1 != 0
+    pub fn has_stone(&self, colour: Colour, stone: Stone) -> bool {
+        self.left[colour.index()] >> stone.index() & 1 != 0
     }
 
     /// The stones a colour has not placed.
-    pub fn stones_left(&self, colour: usize) -> impl Iterator<Item = Stone> + '_ {
+    pub fn stones_left(&self, colour: Colour) -> impl Iterator<Item = Stone> + '_ {
         Stone::ALL
             .into_iter()
             .filter(move |&s| self.has_stone(colour, s))
@@ -143,28 +144,28 @@ impl CubePosition {
     }
 
     /// The colour of the cube in a voxel.
-    pub fn owner(&self, v: Voxel) -> Option<usize> {
-        (0..self.colours as usize).find(|&c| self.own[c].contains(v))
+    pub fn owner(&self, v: Voxel) -> Option<Colour> {
+        Colour::all(self.colours as usize).find(|&c| self.own[c.index()].contains(v))
     }
 
     /// Whether `colour` may place `m` now by the placement rules (stone left, voxels
     /// empty, support, contact), whoever is to move.
     #[inline]
-    pub fn is_legal(&self, table: &CubeTable, colour: usize, m: CubeMove) -> bool {
+    pub fn is_legal(&self, table: &CubeTable, colour: Colour, m: CubeMove) -> bool {
         self.placement_error(table.get(m), colour).is_none()
     }
 
     /// Whether `p` fits for `colour` leaving contact aside: stone left, voxels empty,
     /// every cube supported.
     #[inline]
-    pub(crate) fn fits(&self, p: &Placement, colour: usize) -> bool {
+    pub(crate) fn fits(&self, p: &Placement, colour: Colour) -> bool {
         self.has_stone(colour, p.stone())
             && !p.cubes().iter().any(|&v| self.occupied.contains(v))
             && p.support().iter().all(|&v| self.occupied.contains(v))
     }
 
     /// The first placement rule `p` breaks for `colour`, if any.
-    fn placement_error(&self, p: &Placement, colour: usize) -> Option<CubeIllegal> {
+    fn placement_error(&self, p: &Placement, colour: Colour) -> Option<CubeIllegal> {
         if !self.has_stone(colour, p.stone()) {
             return Some(CubeIllegal::StoneUsed(p.stone()));
         }
@@ -177,10 +178,10 @@ impl CubePosition {
         if self.placed == 0 {
             return None;
         }
-        let (contact, error) = if self.own[colour].is_empty() {
+        let (contact, error) = if self.own[colour.index()].is_empty() {
             (&self.occupied, CubeIllegal::FirstStoneNotTouching)
         } else {
-            (&self.own[colour], CubeIllegal::NoOwnContact)
+            (&self.own[colour.index()], CubeIllegal::NoOwnContact)
         };
         (!p.touch().iter().any(|&v| contact.contains(v))).then_some(error)
     }
@@ -189,7 +190,7 @@ impl CubePosition {
     ///
     /// # Errors
     /// The rule the placement breaks.
-    pub fn check(&self, rules: &CubeRules, colour: usize, m: CubeMove) -> Result<(), CubeIllegal> {
+    pub fn check(&self, rules: &CubeRules, colour: Colour, m: CubeMove) -> Result<(), CubeIllegal> {
         if self.over {
             return Err(CubeIllegal::GameOver);
         }
@@ -216,19 +217,19 @@ impl CubePosition {
 
     /// Places `m` for `colour` without any check and without passing the turn.
     #[inline]
-    pub fn place(&mut self, table: &CubeTable, colour: usize, m: CubeMove) {
+    pub fn place(&mut self, table: &CubeTable, colour: Colour, m: CubeMove) {
         let p = table.get(m);
         for &v in p.cubes() {
             self.occupied.insert(v);
-            self.own[colour].insert(v);
+            self.own[colour.index()].insert(v);
         }
         for &v in p.touch() {
-            self.attach[colour].insert(v);
+            self.attach[colour.index()].insert(v);
         }
         for a in &mut self.attach[..self.colours as usize] {
             a.subtract(&self.occupied);
         }
-        self.left[colour] &= !(1 << p.stone().index());
+        self.left[colour.index()] &= !(1 << p.stone().index());
         self.placed += 1;
     }
 
@@ -237,15 +238,15 @@ impl CubePosition {
     pub fn pass_turn(&mut self, rules: &CubeRules) {
         let n = self.colours as usize;
         for k in 1..=n {
-            let c = (self.to_move() + k) % n;
-            if self.out[c] {
+            let c = Colour::new((self.to_move().index() + k) % n);
+            if self.out[c.index()] {
                 continue;
             }
             if self.any_legal(rules.table(), c) {
-                self.to_move = c as u8;
+                self.to_move = c.0;
                 return;
             }
-            self.out[c] = true;
+            self.out[c.index()] = true;
         }
         self.over = true;
     }
@@ -254,14 +255,14 @@ impl CubePosition {
     /// for any stone), passes on as [`CubePosition::pass_turn`] does.
     pub fn settle(&mut self, rules: &CubeRules) {
         if !self.over && !self.any_legal(rules.table(), self.to_move()) {
-            self.out[self.to_move()] = true;
+            self.out[self.to_move().index()] = true;
             self.pass_turn(rules);
         }
     }
 
     /// Marks the end of a game whose colours are all out (after a playout).
-    pub(crate) fn set_out(&mut self, colour: usize) {
-        self.out[colour] = true;
+    pub(crate) fn set_out(&mut self, colour: Colour) {
+        self.out[colour.index()] = true;
         self.over = self.out[..self.colours as usize].iter().all(|&o| o);
     }
 
@@ -269,12 +270,12 @@ impl CubePosition {
     /// empty voxels next to its own cubes; for its first stone those next to any cube.
     /// `None` before the game's first stone (anywhere on the base).
     #[inline]
-    pub fn contact_voxels(&self, colour: usize) -> Option<VoxelSet> {
+    pub fn contact_voxels(&self, colour: Colour) -> Option<VoxelSet> {
         if self.placed == 0 {
             return None;
         }
-        if !self.own[colour].is_empty() {
-            return Some(self.attach[colour]);
+        if !self.own[colour.index()].is_empty() {
+            return Some(self.attach[colour.index()]);
         }
         let mut all = VoxelSet::EMPTY;
         for a in &self.attach[..self.colours as usize] {
@@ -289,7 +290,7 @@ impl CubePosition {
     pub fn any_candidate(
         &self,
         table: &CubeTable,
-        colour: usize,
+        colour: Colour,
         mut f: impl FnMut(CubeMove) -> bool,
     ) -> bool {
         match self.contact_voxels(colour) {
@@ -318,15 +319,15 @@ impl CubePosition {
     }
 
     /// Whether `colour` has a legal placement.
-    pub fn any_legal(&self, table: &CubeTable, colour: usize) -> bool {
-        self.left[colour] != 0
+    pub fn any_legal(&self, table: &CubeTable, colour: Colour) -> bool {
+        self.left[colour.index()] != 0
             && self.any_candidate(table, colour, |m| self.is_legal(table, colour, m))
     }
 
     /// Every legal placement of `colour`, in move order.
-    pub fn legal_moves(&self, table: &CubeTable, colour: usize) -> Vec<CubeMove> {
+    pub fn legal_moves(&self, table: &CubeTable, colour: Colour) -> Vec<CubeMove> {
         let mut out = Vec::new();
-        if self.left[colour] != 0 {
+        if self.left[colour.index()] != 0 {
             self.any_candidate(table, colour, |m| {
                 if self.is_legal(table, colour, m) {
                     out.push(m);
@@ -341,7 +342,7 @@ impl CubePosition {
 
     /// The colour of the topmost cube on each base square, indexed `x + width * y`
     /// (`None` for an empty square or no base).
-    pub fn top_view(&self, table: &CubeTable) -> Vec<Option<usize>> {
+    pub fn top_view(&self, table: &CubeTable) -> Vec<Option<Colour>> {
         let (w, d) = (table.width(), table.depth());
         let mut view = vec![None; w * d];
         for (i, top) in view.iter_mut().enumerate() {
@@ -385,17 +386,23 @@ mod tests {
         // A domino in the air is refused; on the base it is fine.
         let high = mv(&r, &[(0, 0, 1), (1, 0, 1)]);
         let v = r.table().voxel(0, 0, 0).unwrap();
-        assert_eq!(pos.check(&r, 0, high), Err(CubeIllegal::Unsupported(v)));
+        assert_eq!(
+            pos.check(&r, Colour(0), high),
+            Err(CubeIllegal::Unsupported(v))
+        );
         pos.play(&r, mv(&r, &[(0, 0, 0), (1, 0, 0)])).unwrap();
         // Yellow's I3 standing on the domino: supported. Overhanging by one: refused.
         let over = mv(&r, &[(0, 0, 1), (1, 0, 1), (2, 0, 1)]);
         let hole = r.table().voxel(2, 0, 0).unwrap();
-        assert_eq!(pos.check(&r, 1, over), Err(CubeIllegal::Unsupported(hole)));
+        assert_eq!(
+            pos.check(&r, Colour(1), over),
+            Err(CubeIllegal::Unsupported(hole))
+        );
         pos.play(&r, mv(&r, &[(1, 0, 1), (0, 0, 1)])).unwrap();
         // An upright stone is supported by its own lower cube.
         let upright = mv(&r, &[(2, 0, 0), (2, 0, 1), (2, 0, 2)]);
         assert!(r.table().get(upright).support().is_empty());
-        assert_eq!(pos.check(&r, 0, upright), Ok(()));
+        assert_eq!(pos.check(&r, Colour(0), upright), Ok(()));
     }
 
     #[test]
@@ -421,31 +428,36 @@ mod tests {
         // of a cube is not a face.
         let diagonal = mv(&r, &[(2, 1, 0), (3, 1, 0)]);
         assert_eq!(
-            pos.check(&r, 1, diagonal),
+            pos.check(&r, Colour(1), diagonal),
             Err(CubeIllegal::FirstStoneNotTouching)
         );
         let beside = mv(&r, &[(2, 0, 0), (3, 0, 0)]);
-        assert_eq!(pos.check(&r, 1, beside), Ok(()));
+        assert_eq!(pos.check(&r, Colour(1), beside), Ok(()));
         pos.play(&r, beside).unwrap();
         // Red touches Yellow only: fine for a first stone.
         pos.play(&r, mv(&r, &[(3, 1, 0), (3, 2, 0)])).unwrap();
         // Blue's second stone touching only Red and Yellow: refused; touching Blue: fine.
         let others = mv(&r, &[(2, 1, 0), (2, 2, 0), (1, 2, 0)]);
-        assert_eq!(pos.check(&r, 0, others), Err(CubeIllegal::NoOwnContact));
+        assert_eq!(
+            pos.check(&r, Colour(0), others),
+            Err(CubeIllegal::NoOwnContact)
+        );
         let on_top = mv(&r, &[(0, 0, 1), (1, 0, 1), (2, 0, 1)]);
-        assert_eq!(pos.check(&r, 0, on_top), Ok(()));
+        assert_eq!(pos.check(&r, Colour(0), on_top), Ok(()));
         pos.play(&r, on_top).unwrap();
         // Stones are placed once; voxels are filled once.
         let again = mv(&r, &[(3, 0, 1), (3, 0, 2), (2, 0, 2)]);
-        assert_eq!(pos.check(&r, 1, again), Ok(()));
-        assert!(!pos.is_legal(r.table(), 0, mv(&r, &[(0, 1, 0), (0, 2, 0)])));
+        assert_eq!(pos.check(&r, Colour(1), again), Ok(()));
+        assert!(!pos.is_legal(r.table(), Colour(0), mv(&r, &[(0, 1, 0), (0, 2, 0)])));
         assert_eq!(
-            pos.check(&r, 1, mv(&r, &[(0, 0, 1), (1, 0, 1), (2, 0, 1)])),
+            pos.check(&r, Colour(1), mv(&r, &[(0, 0, 1), (1, 0, 1), (2, 0, 1)])),
             Err(CubeIllegal::Occupied(r.table().voxel(0, 0, 1).unwrap()))
         );
         assert_eq!(
-            pos.check(&r, 0, on_top),
-            Err(CubeIllegal::NotToMove { expected: 1 })
+            pos.check(&r, Colour(0), on_top),
+            Err(CubeIllegal::NotToMove {
+                expected: Colour(1)
+            })
         );
     }
 
@@ -457,7 +469,7 @@ mod tests {
         let mut pos = CubePosition::new(&r);
         assert_eq!(r.table().len(), 1);
         pos.play(&r, CubeMove::new(0)).unwrap();
-        assert!(pos.is_out(1) && pos.is_out(0) && pos.is_over());
+        assert!(pos.is_out(Colour(1)) && pos.is_out(Colour(0)) && pos.is_over());
         assert_eq!(pos.play(&r, CubeMove::new(0)), Err(CubeIllegal::GameOver));
     }
 }

@@ -9,6 +9,7 @@
 //! The site is `XSITE[name]`; a site that is not built in is also written out in full in
 //! `XSITEDEF[...]` (the site file format), so the record stands alone.
 
+use crate::Colour;
 use serde::{Deserialize, Serialize};
 
 use super::game::CubeGame;
@@ -27,11 +28,11 @@ pub const SITE_PROPERTY: &str = "XSITE";
 pub const SITE_DEF_PROPERTY: &str = "XSITEDEF";
 
 /// The move property of a colour: `B`/`W` with two colours, `1`..`4` otherwise.
-fn colour_property(rules: &CubeRules, colour: usize) -> String {
+fn colour_property(rules: &CubeRules, colour: Colour) -> String {
     if rules.num_colours() == 2 {
-        ["B", "W"][colour].to_string()
+        ["B", "W"][colour.index()].to_string()
     } else {
-        (colour + 1).to_string()
+        (colour.index() + 1).to_string()
     }
 }
 
@@ -139,7 +140,7 @@ fn replay<'a>(
             message,
         };
         let rules = game.rules();
-        let colour = (0..rules.num_colours())
+        let colour = Colour::all(rules.num_colours())
             .find(|&c| {
                 colour_property(rules, c) == colour_text
                     || rules.colour_name(c).eq_ignore_ascii_case(colour_text)

@@ -8,6 +8,7 @@
 //! is at the bottom, as in move notation. The output never contains an empty line, so
 //! it can be embedded in a GTP response.
 
+use crate::Colour;
 use std::fmt::Write;
 
 use super::game::CubeGame;
@@ -34,7 +35,7 @@ pub struct CubeRenderOptions {
 }
 
 /// A colour's symbol, upper case (lower case marks the last placement).
-fn symbol(game: &CubeGame, colour: usize, last: bool) -> char {
+fn symbol(game: &CubeGame, colour: Colour, last: bool) -> char {
     let c = game
         .rules()
         .colour_name(colour)
@@ -48,9 +49,9 @@ fn symbol(game: &CubeGame, colour: usize, last: bool) -> char {
     }
 }
 
-fn painted(text: &str, colour: Option<usize>, opts: CubeRenderOptions) -> String {
+fn painted(text: &str, colour: Option<Colour>, opts: CubeRenderOptions) -> String {
     match colour {
-        Some(c) if opts.ansi => format!("{}{text}{RESET}", ansi_code(c)),
+        Some(c) if opts.ansi => format!("{}{text}{RESET}", ansi_code(c.index())),
         _ => text.to_string(),
     }
 }
@@ -68,7 +69,7 @@ fn last_cubes(game: &CubeGame) -> VoxelSet {
     let t = game.rules().table();
     game.moves()
         .last()
-        .map(|&(_, m): &(usize, CubeMove)| t.get(m).cubes().iter().copied().collect())
+        .map(|&(_, m): &(Colour, CubeMove)| t.get(m).cubes().iter().copied().collect())
         .unwrap_or_default()
 }
 

@@ -4,6 +4,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::site::Site;
 use super::table::CubeTable;
+use crate::{Colour, PlayerId};
 
 /// Colour names in turn order (SPEC 5).
 pub const CUBE_COLOURS: [&str; 4] = ["blue", "yellow", "red", "green"];
@@ -55,8 +56,8 @@ impl Seating {
     }
 
     /// The player (0-based) who plays a colour.
-    pub fn player_of(self, colour: usize) -> usize {
-        colour % self.players()
+    pub fn player_of(self, colour: Colour) -> PlayerId {
+        PlayerId::new(colour.index() % self.players())
     }
 }
 
@@ -102,20 +103,21 @@ impl CubeRules {
     }
 
     /// A colour's name.
-    pub fn colour_name(&self, colour: usize) -> &'static str {
-        CUBE_COLOURS[colour]
+    pub fn colour_name(&self, colour: Colour) -> &'static str {
+        CUBE_COLOURS[colour.index()]
     }
 
     /// A colour by name (`blue`), initial or 1-based number.
-    pub fn parse_colour(&self, text: &str) -> Option<usize> {
+    pub fn parse_colour(&self, text: &str) -> Option<Colour> {
         let t = text.trim().to_ascii_lowercase();
         let n = self.num_colours();
         if let Ok(k) = t.parse::<usize>() {
-            return (1..=n).contains(&k).then(|| k - 1);
+            return (1..=n).contains(&k).then(|| Colour::new(k - 1));
         }
         CUBE_COLOURS[..n]
             .iter()
             .position(|c| *c == t || (t.len() == 1 && c.starts_with(&t)))
+            .map(Colour::new)
     }
 }
 
@@ -149,12 +151,14 @@ mod tests {
         assert_eq!(heights, [4, 6, 8, 8]);
         let s = Seating::TwoWithFourColours;
         assert_eq!(
-            (0..4).map(|c| s.player_of(c)).collect::<Vec<_>>(),
+            Colour::all(4)
+                .map(|c| s.player_of(c).index())
+                .collect::<Vec<_>>(),
             [0, 1, 0, 1]
         );
         let rules = CubeRules::new(Seating::Three, site);
-        assert_eq!(rules.parse_colour("Red"), Some(2));
-        assert_eq!(rules.parse_colour("y"), Some(1));
+        assert_eq!(rules.parse_colour("Red"), Some(Colour(2)));
+        assert_eq!(rules.parse_colour("y"), Some(Colour(1)));
         assert_eq!(rules.parse_colour("4"), None);
         assert_eq!(rules.parse_colour("green"), None);
     }

@@ -3,12 +3,13 @@
 
 use super::position::CubePosition;
 use super::rules::{CubeRules, Seating};
+use crate::{Colour, PlayerId};
 
 /// The score breakdown of one colour.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CubeColourScore {
-    /// Colour index.
-    pub colour: usize,
+    /// The colour (serialized as its index).
+    pub colour: Colour,
     /// Base squares whose topmost cube is this colour's.
     pub visible: usize,
     /// Stones not placed.
@@ -20,8 +21,8 @@ pub struct CubeColourScore {
 /// A player's result.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CubePlayerResult {
-    /// Player index.
-    pub player: usize,
+    /// The player (serialized as its index).
+    pub player: PlayerId,
     /// The player's score: its colour's points, or with two colours the better one.
     pub score: i32,
     /// 1-based finishing place; equal scores share a place.
@@ -31,7 +32,7 @@ pub struct CubePlayerResult {
 /// The breakdown of every colour.
 pub fn colour_scores(rules: &CubeRules, pos: &CubePosition) -> Vec<CubeColourScore> {
     let view = pos.top_view(rules.table());
-    (0..rules.num_colours())
+    Colour::all(rules.num_colours())
         .map(|colour| {
             let visible = view.iter().filter(|&&top| top == Some(colour)).count();
             let stones_left = pos.stones_left(colour).count();
@@ -49,7 +50,7 @@ pub fn colour_scores(rules: &CubeRules, pos: &CubePosition) -> Vec<CubeColourSco
 pub fn results(rules: &CubeRules, pos: &CubePosition) -> Vec<CubePlayerResult> {
     let colours = colour_scores(rules, pos);
     let seating = rules.seating();
-    let scores: Vec<i32> = (0..seating.players())
+    let scores: Vec<i32> = PlayerId::all(seating.players())
         .map(|player| {
             colours
                 .iter()
@@ -63,7 +64,7 @@ pub fn results(rules: &CubeRules, pos: &CubePosition) -> Vec<CubePlayerResult> {
         .iter()
         .enumerate()
         .map(|(player, &score)| CubePlayerResult {
-            player,
+            player: PlayerId::new(player),
             score,
             place: 1 + scores.iter().filter(|&&s| s > score).count(),
         })
