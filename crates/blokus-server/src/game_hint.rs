@@ -124,7 +124,7 @@ async fn cube_hint(
     if game.is_over() {
         return Err(AppError::Conflict("there is no placement to hint".into()));
     }
-    if game.rules().seating().player_of(game.to_move()) != seat {
+    if game.rules().seating().player_of(game.to_move()).index() != seat {
         return Err(AppError::Conflict("it is not your turn".into()));
     }
     let ply = game.moves().len();
