@@ -1112,6 +1112,8 @@ async function playRounds(page, url, rounds) {
     await page.waitForSelector('#my-game');
     await Promise.all([page.waitForURL(/\/game\/[0-9a-f]{16}$/), page.click('#my-game')]);
     await page.waitForFunction(() => (window.blokusGame?.state()?.you || []).length === 1);
+    // Every game of the event has its clock, started when the round was paired.
+    await page.locator('#clocks .clock').first().waitFor();
     await playOut(page);
     await page.goto(url);
   }
@@ -1131,11 +1133,13 @@ test('online tournament: 8-entrant Duo event with 6 bots and 2 people to the fin
   await a.fill('#ev-rounds', '2');
   await a.fill('#ev-bots', '6');
   await a.selectOption('#ev-bot-level', '1');
+  await a.selectOption('#ev-clock', 'f:900:10');
   await shot(a, 'event-create');
   await Promise.all([a.waitForURL(/\/event\/[0-9a-f]{16}$/), a.click('#create-event-btn')]);
   const url = a.url();
   await a.waitForSelector('#organiser:not([hidden])');
   assert((await a.locator('#ev-state').innerText()).includes('6 registered'), 'six bots registered');
+  assert((await a.locator('#ev-settings').innerText()).includes('clock 15+10'), 'the time control is shown');
   // The organiser plays too; the second person registers through the link on a phone.
   await a.fill('#reg-name', 'Ada');
   await a.click('#reg-btn');

@@ -248,6 +248,7 @@
  * @property {boolean} finished
  * @property {boolean} online
  * @property {boolean} auto_pair
+ * @property {{control: TimeControl, label: string}} [clock] the time control of every game (online)
  * @property {Array<{round: number, table: number, game: string, status: 'open'|'running'|'finished', plies: number}>} games
  */
 

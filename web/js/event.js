@@ -148,7 +148,7 @@ function renderHead() {
   document.title = `${c.name} · Blokus tournament`;
   $('#ev-title').textContent = c.name;
   const vn = variants[c.variant]?.name || c.variant;
-  $('#ev-settings').textContent = `${vn} · ${c.rounds} round${c.rounds === 1 ? '' : 's'} · ${SYSTEMS[c.pairing] || c.pairing} pairing · ${c.short_tables === 'smaller' ? 'smaller tables' : 'byes'} when the tables are not full · ${v.online ? 'online, in this web app' : 'over the board'}`;
+  $('#ev-settings').textContent = `${vn} · ${c.rounds} round${c.rounds === 1 ? '' : 's'} · ${SYSTEMS[c.pairing] || c.pairing} pairing · ${c.short_tables === 'smaller' ? 'smaller tables' : 'byes'} when the tables are not full · ${v.online ? 'online, in this web app' : 'over the board'}${v.clock ? ` · clock ${v.clock.label}` : ''}`;
   $('#ev-state').textContent = stateLine();
   /** @type {HTMLAnchorElement} */ ($('#csv')).href = `/api/tournaments/${id}/standings.csv`;
   const sgf = /** @type {HTMLAnchorElement} */ ($('#sgf'));

@@ -6,6 +6,7 @@
  */
 
 import { $, getJson, h, postJson } from './api.js';
+import { fillTimeControls, timeControl } from './time-controls.js';
 import { allEvents, setEventToken } from './tokens.js';
 
 /** @typedef {import('./api.js').VariantSummary} VariantSummary */
@@ -47,6 +48,8 @@ async function create(e) {
     const level = Number(/** @type {HTMLSelectElement} */ ($('#ev-bot-level')).value);
     body.bots = Array.from({ length: Number(input('#ev-bots').value) || 0 }, () => ({ level }));
     body.auto_pair = input('#ev-auto').checked;
+    const clock = timeControl(/** @type {HTMLSelectElement} */ ($('#ev-clock')).value);
+    if (clock) body.clock = clock;
   }
   const btn = /** @type {HTMLButtonElement} */ ($('#create-event-btn'));
   btn.disabled = true;
@@ -99,6 +102,7 @@ async function init() {
     if (l === 3) o.selected = true;
     lv.append(o);
   }
+  fillTimeControls(/** @type {HTMLSelectElement} */ ($('#ev-clock')));
   for (const r of document.querySelectorAll('input[name=mode]')) r.addEventListener('change', syncMode);
   syncMode();
   $('#create-event').addEventListener('submit', (e) => create(/** @type {SubmitEvent} */ (e)));

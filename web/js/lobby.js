@@ -6,6 +6,7 @@
  */
 
 import { $, account, colourHex, getJson, h, postJson, title } from './api.js';
+import { fillTimeControls, timeControl } from './time-controls.js';
 import { addTokens, allTokens } from './tokens.js';
 
 /** @typedef {import('./api.js').VariantSummary} VariantSummary */
@@ -96,18 +97,6 @@ function renderVariant() {
   $('#levels-help').hidden = !rows.length || !document.querySelector('.seat-kind option[value=ai]:checked');
 }
 
-/**
- * The time control of a clock choice: `f:BASE:INCREMENT` (seconds) or `c:DAYS`.
- * @param {string} value
- * @returns {import('./api.js').TimeControl|null}
- */
-function timeControl(value) {
-  const [kind, a, b] = value.split(':');
-  if (kind === 'f') return { type: 'fischer', base: Number(a), increment: Number(b) };
-  if (kind === 'c') return { type: 'correspondence', days: Number(a) };
-  return null;
-}
-
 /** @param {SubmitEvent} ev */
 async function create(ev) {
   ev.preventDefault();
@@ -184,6 +173,7 @@ async function refreshLists() {
 }
 
 async function main() {
+  fillTimeControls(/** @type {HTMLSelectElement} */ ($('#clock')));
   [variants, cubeVariants] = await Promise.all([getJson('/api/variants'), getJson('/api/cube-variants')]);
   const sel = /** @type {HTMLSelectElement} */ ($('#variant'));
   for (const v of variants) {

@@ -440,3 +440,60 @@ async fn a_tournament_table_shows_the_entrants_names_and_has_no_rematch() {
     assert_eq!(e["code"], "rematch_refused", "{e}");
     assert!(e["message"].as_str().unwrap().contains("tournament"), "{e}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_timed_event_a_player_who_does_not_come_loses_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(dir.path());
+    // A clock is for online events, and is checked like a game's.
+    for (req, message) in [
+        (
+            json!({"name": "x", "variant": "duo", "clock": {"type": "fischer", "base": 60,
+                   "increment": 0}}),
+            "online events",
+        ),
+        (
+            json!({"name": "x", "variant": "duo", "online": true,
+                   "clock": {"type": "fischer", "base": 0, "increment": 0}}),
+            "clock base 0",
+        ),
+    ] {
+        let (status, r) = post(&server, "/api/tournaments", req).await;
+        assert_eq!(status, 400, "{r}");
+        assert!(r["message"].as_str().unwrap().contains(message), "{r}");
+    }
+    let clock = json!({"type": "fischer", "base": 1, "increment": 0});
+    let (status, created) = post(
+        &server,
+        "/api/tournaments",
+        json!({"name": "Blitz", "variant": "duo", "online": true, "rounds": 1,
+               "entrants": ["Ada", "Bruno"], "clock": clock}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["clock"]["control"], clock);
+    assert_eq!(created["clock"]["label"], "1s+0");
+    let id = created["id"].as_str().unwrap().to_string();
+    let organiser = created["organiser_token"].as_str().unwrap().to_string();
+    let (status, v) = post(
+        &server,
+        &format!("/api/tournaments/{id}/pair"),
+        json!({"token": organiser}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let game = v["games"][0]["game"].as_str().unwrap().to_string();
+    // The first player's clock runs from the pairing.
+    let (_, s) = get(&server, &format!("/api/games/{game}")).await;
+    assert_eq!(s["clock"]["control"], clock, "{s}");
+    assert_eq!(s["clock"]["running"], 0, "{s}");
+
+    // Nobody comes: the first player's time runs out, which ends a game of two, and the
+    // result is entered at the table with it.
+    let done = wait_view(&server, &id, |v| v["finished"] == true).await;
+    let table = &done["event"]["rounds"][0]["tables"][0];
+    assert_eq!(table["result"]["kind"], "played", "{done}");
+    assert_eq!(table["result"]["places"], json!([2, 1]), "{done}");
+    let (_, s) = get(&server, &format!("/api/games/{game}")).await;
+    assert_eq!(s["over"], true, "{s}");
+}

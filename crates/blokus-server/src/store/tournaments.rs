@@ -9,6 +9,7 @@ use blokus_tournament::{EntrantId, Event, TableResult};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
 use super::{insert_game, now, NewGame, Store};
+use crate::clock::TimeControl;
 use crate::error::AppError;
 use crate::seats::GameStatus;
 
@@ -27,6 +28,8 @@ pub struct StoredTournament {
     pub online: bool,
     /// Online: whether the next round is paired when the last game of a round ends.
     pub auto_pair: bool,
+    /// Online: the time control of every table's game (`None`: untimed).
+    pub clock: Option<TimeControl>,
 }
 
 /// What an action writes besides the event itself, in the same transaction.
@@ -76,11 +79,18 @@ pub struct TableGameRow {
 
 /// Reads a tournament.
 fn read(c: &Connection, id: &str) -> Result<StoredTournament, AppError> {
-    let (json, organiser_token, online, auto_pair): (String, String, bool, bool) = c
+    let (json, organiser_token, online, auto_pair, clock): (
+        String,
+        String,
+        bool,
+        bool,
+        Option<String>,
+    ) = c
         .query_row(
-            "SELECT event, organiser_token, online, auto_pair FROM tournaments WHERE id = ?1",
+            "SELECT event, organiser_token, online, auto_pair, clock FROM tournaments
+             WHERE id = ?1",
             params![id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )
         .optional()?
         .ok_or_else(|| {
@@ -90,11 +100,16 @@ fn read(c: &Connection, id: &str) -> Result<StoredTournament, AppError> {
             ))
         })?;
     let event = serde_json::from_str(&json).map_err(|e| corrupt(id, e))?;
+    let clock = clock
+        .map(|j| serde_json::from_str(&j))
+        .transpose()
+        .map_err(|e| corrupt(id, e))?;
     Ok(StoredTournament {
         event,
         organiser_token,
         online,
         auto_pair,
+        clock,
     })
 }
 
@@ -175,13 +190,24 @@ impl Store {
         players: Vec<(String, EntrantId)>,
     ) -> Result<(), AppError> {
         let json = serde_json::to_string(&t.event).map_err(|e| corrupt(&id, e))?;
+        let clock = t
+            .clock
+            .map(|c| serde_json::to_string(&c).expect("a time control serialises"));
         self.with(move |c| {
             let tx = c.transaction()?;
             tx.execute(
                 "INSERT INTO tournaments(id, organiser_token, event, created, updated, online,
-                                         auto_pair)
-                 VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6)",
-                params![id, t.organiser_token, json, now(), t.online, t.auto_pair],
+                                         auto_pair, clock)
+                 VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, ?7)",
+                params![
+                    id,
+                    t.organiser_token,
+                    json,
+                    now(),
+                    t.online,
+                    t.auto_pair,
+                    clock
+                ],
             )?;
             write_changes(
                 &tx,

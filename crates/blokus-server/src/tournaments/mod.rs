@@ -6,7 +6,7 @@
 //!
 //! - `POST /api/tournaments` `{name, variant, rounds?, pairing?, short_tables?,
 //!   place_points?, bye?, tiebreaks?, seed?, last_round_by_standings?, entrants?, online?,
-//!   auto_pair?, bots?}`: 201 `{id, organiser_token, players?, ...view}`.
+//!   auto_pair?, bots?, clock?}`: 201 `{id, organiser_token, players?, ...view}`.
 //! - `GET /api/tournaments/{id}`: the view `{id, event, standings, crosstable, finished,
 //!   online, auto_pair, games}`.
 //! - `POST /api/tournaments/{id}/entrants` `{name}`: registration (anyone with the link),
@@ -41,6 +41,7 @@ use blokus_tournament::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::clock::TimeControl;
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::names::DisplayName;
@@ -176,6 +177,8 @@ struct CreateRequest {
     /// Online: bots by AI level.
     #[serde(default)]
     bots: Vec<BotRequest>,
+    /// Online: the time control of every table's game.
+    clock: Option<TimeControl>,
 }
 
 impl CreateRequest {
@@ -211,9 +214,11 @@ impl CreateRequest {
 
     /// The event with its people, then its bots.
     fn event(&self) -> Result<Event, AppError> {
-        if !self.online && (!self.bots.is_empty() || self.auto_pair.is_some()) {
+        if !self.online
+            && (!self.bots.is_empty() || self.auto_pair.is_some() || self.clock.is_some())
+        {
             return Err(AppError::BadRequest(
-                "bots and auto_pair are for online events (\"online\": true)".into(),
+                "bots, auto_pair and clock are for online events (\"online\": true)".into(),
             ));
         }
         let names = if self.online {
@@ -253,6 +258,9 @@ struct View {
     finished: bool,
     online: bool,
     auto_pair: bool,
+    /// Online: the time control of every table's game (absent: untimed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<EventClock>,
     /// Online: the game of each table so far.
     games: Vec<TableGameRow>,
 }
@@ -275,9 +283,20 @@ impl View {
             event,
             online: t.online,
             auto_pair: t.auto_pair,
+            clock: t.clock.map(|control| EventClock {
+                label: control.label(),
+                control,
+            }),
             games,
         })
     }
+}
+
+/// The time control of an online event's games, with its short name (`5+3`).
+#[derive(Serialize)]
+struct EventClock {
+    control: TimeControl,
+    label: String,
 }
 
 /// A player's device token.
@@ -317,6 +336,7 @@ async fn create(
         organiser_token: token.clone(),
         online: req.online,
         auto_pair: req.online && req.auto_pair.unwrap_or(true),
+        clock: req.clock,
     };
     hub.store
         .create_tournament(

@@ -7,6 +7,7 @@ use blokus_core::{Game, RuleOptions, Rules};
 use blokus_tournament::{EntrantKind, Event, Round, TableResult};
 use tokio::sync::mpsc;
 
+use crate::clock::{now_ms, Clock, TimeControl};
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::names::DisplayName;
@@ -107,7 +108,7 @@ pub fn pair_round(
     }
     let mut ai_first = Vec::new();
     for table in &round.tables {
-        let game = table_game(&t.event, &round, table.number)?;
+        let game = table_game(&t.event, &round, table.number, t.clock)?;
         if game.ai_to_move {
             ai_first.push(game.id.clone());
         }
@@ -121,8 +122,15 @@ pub fn pair_round(
 }
 
 /// The game of a table: a person's seat is claimed by a fresh seat token (the player's
-/// device fetches it with the player's token), a bot's is an AI seat of its level.
-fn table_game(event: &Event, round: &Round, number: u32) -> Result<NewGame, AppError> {
+/// device fetches it with the player's token), a bot's is an AI seat of its level. In a
+/// timed event the first player's clock runs from the pairing: a player who does not
+/// come loses on time, so the round still ends.
+fn table_game(
+    event: &Event,
+    round: &Round,
+    number: u32,
+    clock: Option<TimeControl>,
+) -> Result<NewGame, AppError> {
     let table = round
         .tables
         .iter()
@@ -156,7 +164,13 @@ fn table_game(event: &Event, round: &Round, number: u32) -> Result<NewGame, AppE
         }
     }
     let rules = Rules::new(table.variant.variant(), RuleOptions::default());
-    let ai_to_move = crate::room::ai_to_move(&RoomGame::Flat(Game::new(rules)), &seats);
+    let game = RoomGame::Flat(Game::new(rules));
+    let ai_to_move = crate::room::ai_to_move(&game, &seats);
+    let clock = clock.map(|control| {
+        let mut c = Clock::new(control, seats.len());
+        c.start(game.player_to_move().unwrap_or(0), now_ms());
+        c
+    });
     Ok(NewGame {
         id: new_game_id(),
         variant: table.variant.to_string(),
@@ -165,7 +179,7 @@ fn table_game(event: &Event, round: &Round, number: u32) -> Result<NewGame, AppE
         seats,
         ai_to_move,
         tokens,
-        clock: None,
+        clock,
     })
 }
 
