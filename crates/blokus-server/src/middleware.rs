@@ -74,8 +74,15 @@ fn code_of(status: StatusCode) -> (ErrorCode, StatusCode) {
 /// Turns error responses that are not JSON into `{"error": CODE, "message": TEXT}`,
 /// keeping their text (axum's rejections say what is wrong).
 pub async fn json_errors(req: Request, next: Next) -> Response {
-    let res = next.run(req).await;
+    let mut res = next.run(req).await;
     let status = res.status();
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        // The rest of an oversize body is never read, so this connection cannot carry
+        // another request: saying so keeps clients from sending their next request into
+        // a socket that is closing.
+        res.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
     let is_json = res
         .headers()
         .get(header::CONTENT_TYPE)

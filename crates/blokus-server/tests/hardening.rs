@@ -293,6 +293,10 @@ async fn every_error_has_the_documented_body() {
         let r = req.send().await.unwrap();
         let url = r.url().to_string();
         assert_eq!(r.status().as_u16(), status, "{url}");
+        if status == 413 {
+            // The unread rest of the body ends the connection: the client is told.
+            assert_eq!(r.headers()["connection"], "close", "{url}");
+        }
         let body: Value = r.json().await.unwrap_or(Value::Null);
         assert_eq!(body["error"], code, "{url}: {body}");
         assert!(
