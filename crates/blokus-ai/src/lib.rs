@@ -30,4 +30,4 @@ pub use greedy::GreedyPlayer;
 pub use mcts::{MctsOptions, MctsPlayer};
 pub use player::{Budget, Decision, Player, SpecError};
 pub use random::RandomPlayer;
-pub use spec::{player_from_spec, PLAYER_KINDS};
+pub use spec::{player_from_spec, with_default_seed, with_seed, PLAYER_KINDS};

@@ -30,6 +30,38 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, SpecError> {
     }
 }
 
+/// `spec` with its `seed` option set to `seed`, replacing the one it names if any
+/// (`greedy` → `greedy:seed=7`, `mcts:seed=1,level=3` → `mcts:level=3,seed=7`).
+pub fn with_seed(spec: &str, seed: u64) -> String {
+    let spec = spec.trim();
+    let (kind, opts) = spec.split_once(':').unwrap_or((spec, ""));
+    let mut kept: Vec<&str> = opts
+        .split(',')
+        .map(str::trim)
+        .filter(|o| !o.is_empty() && o.split('=').next().map(str::trim) != Some("seed"))
+        .collect();
+    let seed = format!("seed={seed}");
+    kept.push(&seed);
+    format!("{kind}:{}", kept.join(","))
+}
+
+/// `spec` with `seed` added unless it names a seed of its own.
+pub fn with_default_seed(spec: &str, seed: u64) -> String {
+    if names_seed(spec) {
+        spec.trim().to_string()
+    } else {
+        with_seed(spec, seed)
+    }
+}
+
+/// Whether `spec` sets its `seed` option.
+fn names_seed(spec: &str) -> bool {
+    spec.split_once(':').is_some_and(|(_, opts)| {
+        opts.split(',')
+            .any(|o| o.split('=').next().map(str::trim) == Some("seed"))
+    })
+}
+
 /// Reads a spec into its player kind (one of [`PLAYER_KINDS`]), seed and search
 /// options: the one parser of specs for every board family.
 pub(crate) fn parse_spec(spec: &str) -> Result<(&str, u64, MctsOptions), SpecError> {
@@ -102,5 +134,27 @@ pub(crate) fn parse_spec(spec: &str) -> Result<(&str, u64, MctsOptions), SpecErr
             "unknown player '{kind}' (known: {})",
             PLAYER_KINDS.join(", ")
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_are_set_or_kept() {
+        assert_eq!(with_seed("greedy", 7), "greedy:seed=7");
+        assert_eq!(with_seed("mcts:seed=1,level=3", 7), "mcts:level=3,seed=7");
+        assert_eq!(with_default_seed("random", 2), "random:seed=2");
+        assert_eq!(with_default_seed("mcts:level=2", 2), "mcts:level=2,seed=2");
+        assert_eq!(with_default_seed("mcts:seed=5", 2), "mcts:seed=5");
+        // `seed` is an option name, not any text containing it.
+        assert_eq!(
+            with_default_seed("mcts:simulations=9", 2),
+            "mcts:simulations=9,seed=2"
+        );
+        for spec in ["greedy:seed=7", "mcts:level=3,seed=7"] {
+            assert!(player_from_spec(spec).is_ok(), "{spec}");
+        }
     }
 }

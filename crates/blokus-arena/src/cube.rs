@@ -5,12 +5,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use blokus_ai::cube::{cube_player_from_spec, CubePlayer};
-use blokus_ai::Budget;
+use blokus_ai::{with_default_seed, Budget};
 use blokus_core::cube::{record, CubeGame, CubeRules};
 use blokus_core::record::sgf::{self, Property};
 use blokus_core::seed::mix;
 
-use crate::engine::seeded_spec;
 use crate::{seating, ArenaError, EngineSpec};
 
 /// Settings of a 3D match.
@@ -48,7 +47,8 @@ fn player(spec: &str, seed: u64) -> Result<Box<dyn CubePlayer>, ArenaError> {
             "'{c}': Blokus 3D matches take built-in players only (random, greedy, mcts:...)"
         )));
     }
-    cube_player_from_spec(&seeded_spec(spec, seed)).map_err(|e| ArenaError::Spec(e.to_string()))
+    cube_player_from_spec(&with_default_seed(spec, seed))
+        .map_err(|e| ArenaError::Spec(e.to_string()))
 }
 
 /// Plays game `index` with rotating seats.

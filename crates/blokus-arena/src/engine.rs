@@ -1,7 +1,7 @@
 //! Who sits at a seat: a built-in player or an external GTP engine, and how the arena
 //! talks to either.
 
-use blokus_ai::{player_from_spec, Budget, Decision, Player, PLAYER_KINDS};
+use blokus_ai::{player_from_spec, with_default_seed, Budget, Decision, Player, PLAYER_KINDS};
 use blokus_core::record::blksgf;
 use blokus_core::{notation, Game, GameEvent, PieChoice, Rules};
 use blokus_gtp::client::GtpClient;
@@ -60,17 +60,6 @@ impl std::fmt::Display for EngineSpec {
     }
 }
 
-/// A built-in spec with `seed` added unless it sets one.
-pub(crate) fn seeded_spec(spec: &str, seed: u64) -> String {
-    if spec.contains("seed=") {
-        spec.to_string()
-    } else if spec.contains(':') {
-        format!("{spec},seed={seed}")
-    } else {
-        format!("{spec}:seed={seed}")
-    }
-}
-
 /// A started player: built-in, or an engine process with what it has been told.
 pub(crate) enum Contestant {
     Builtin(Box<dyn Player>),
@@ -78,30 +67,58 @@ pub(crate) enum Contestant {
         client: GtpClient,
         /// Events of the current game the engine already knows.
         synced: usize,
+        /// Whether the engine knows `set_random_seed` (ours and Pentobi's do).
+        seedable: bool,
     },
 }
 
 impl Contestant {
-    /// Starts a player; a built-in one gets `seed` unless its spec sets one.
+    /// Starts a player seeded with `seed`: a built-in one unless its spec sets a seed,
+    /// an engine with `set_random_seed` when it knows that command (see [`Self::reseed`]).
     pub(crate) fn start(spec: &EngineSpec, seed: u64) -> Result<Contestant, ArenaError> {
         match spec {
             EngineSpec::Builtin(s) => {
-                let p = player_from_spec(&seeded_spec(s, seed))
+                let p = player_from_spec(&with_default_seed(s, seed))
                     .map_err(|e| ArenaError::Spec(e.to_string()))?;
                 Ok(Contestant::Builtin(p))
             }
-            EngineSpec::Command(c) => Ok(Contestant::Gtp {
-                client: GtpClient::spawn(c)?,
-                synced: 0,
-            }),
+            EngineSpec::Command(c) => {
+                let mut client = GtpClient::spawn(c)?;
+                let seedable = client.send("known_command set_random_seed")?.trim() == "true";
+                let mut engine = Contestant::Gtp {
+                    client,
+                    synced: 0,
+                    seedable,
+                };
+                engine.reseed(spec, seed)?;
+                Ok(engine)
+            }
         }
+    }
+
+    /// Gives the player a new seed for the next game: a built-in player is started
+    /// afresh from `spec` (keeping a seed the spec sets), an engine that knows
+    /// `set_random_seed` is sent it; other engines play on unseeded.
+    pub(crate) fn reseed(&mut self, spec: &EngineSpec, seed: u64) -> Result<(), ArenaError> {
+        match self {
+            Contestant::Builtin(_) => *self = Contestant::start(spec, seed)?,
+            Contestant::Gtp {
+                client,
+                seedable: true,
+                ..
+            } => {
+                client.send(&format!("set_random_seed {seed}"))?;
+            }
+            Contestant::Gtp { .. } => {}
+        }
+        Ok(())
     }
 
     /// Prepares for a new game of `rules`.
     pub(crate) fn new_game(&mut self, rules: &Rules) -> Result<(), ArenaError> {
         match self {
             Contestant::Builtin(p) => p.reset(),
-            Contestant::Gtp { client, synced } => {
+            Contestant::Gtp { client, synced, .. } => {
                 client.send(&format!("set_game {}", rules.v().game_name))?;
                 client.send("clear_board")?;
                 *synced = 0;
@@ -114,7 +131,7 @@ impl Contestant {
     pub(crate) fn decide(&mut self, game: &Game) -> Result<Decision, ArenaError> {
         match self {
             Contestant::Builtin(p) => Ok(p.decide(game, Budget::default())),
-            Contestant::Gtp { client, synced } => {
+            Contestant::Gtp { client, synced, .. } => {
                 let rules = game.rules();
                 // Tell the engine what happened since it last heard.
                 for (i, e) in game.events().iter().enumerate().skip(*synced) {

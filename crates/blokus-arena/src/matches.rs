@@ -22,8 +22,9 @@ pub struct MatchConfig {
     pub games: usize,
     /// Games played at the same time (each with its own engine processes).
     pub parallel: usize,
-    /// Seed of the built-in players (each game and engine gets its own, derived from
-    /// it, unless the spec sets `seed`).
+    /// Seed of the players (each game and engine gets its own, derived from it: a
+    /// built-in player unless its spec sets `seed`, an engine if it knows
+    /// `set_random_seed`).
     pub seed: u64,
 }
 
@@ -182,11 +183,10 @@ fn play_games(
         if i >= config.games {
             break;
         }
-        // Built-in players get a fresh seed per game so games differ.
+        // A fresh seed per game, so games differ and game i is the same in every run
+        // whichever worker plays it.
         for (e, spec) in config.engines.iter().enumerate() {
-            if let EngineSpec::Builtin(_) = spec {
-                engines[e] = Contestant::start(spec, seed(e, i))?;
-            }
+            engines[e].reseed(spec, seed(e, i))?;
         }
         let engine_of_seat = seating(players, engines.len(), i);
         let result = play_seated(&config.rules, &mut engines, &engine_of_seat)?;

@@ -108,9 +108,10 @@ impl TableResult {
     }
 }
 
-/// Plays one game at `table`: starts a player for each seat (a built-in player gets a
-/// seed derived from `seed` and its seat unless its spec sets one; an external engine
-/// is started, told the game, and stopped at the end), plays to the end and scores.
+/// Plays one game at `table`: starts a player for each seat (with a seed derived from
+/// `seed` and its seat: a built-in player unless its spec sets one, an external engine
+/// if it knows `set_random_seed`; an engine is told the game and stopped at the end),
+/// plays to the end and scores.
 ///
 /// # Errors
 /// A player that cannot be started or an engine that stops answering (a rule

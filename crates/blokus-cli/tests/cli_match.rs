@@ -77,6 +77,35 @@ fn two_gtp_engines_play_a_full_game() {
     let _ = std::fs::remove_file(&sgf);
 }
 
+/// `--seed` reaches our GTP engine (through `set_random_seed`): the same seed gives the
+/// same records, another seed other games, and each game has its own seed.
+#[test]
+fn the_match_seed_seeds_gtp_engines() {
+    let exe = env!("CARGO_BIN_EXE_blokus");
+    let engine = |player: &str| format!("gtp:'{exe}' gtp --game duo --player {player} --quiet");
+    let records = |seed: &str, name: &str| -> Vec<String> {
+        let sgf = temp_file(name);
+        let out = blokus()
+            .args(["match", &engine("random"), &engine("greedy")])
+            .args(["--variant", "duo", "--games", "3", "--parallel", "2"])
+            .args(["--seed", seed, "--quiet", "--sgf"])
+            .arg(&sgf)
+            .output()
+            .unwrap();
+        succeeded(&out);
+        let text = std::fs::read_to_string(&sgf).unwrap();
+        let _ = std::fs::remove_file(&sgf);
+        let games: Vec<String> = text.split("(;").skip(1).map(str::to_string).collect();
+        assert_eq!(games.len(), 3, "{text}");
+        games
+    };
+    let first = records("5", "seed5a.blksgf");
+    assert_eq!(first, records("5", "seed5b.blksgf"));
+    assert_ne!(first, records("6", "seed6.blksgf"));
+    // Games 1 and 3 have the same seats but their own seeds.
+    assert_ne!(first[0], first[2]);
+}
+
 #[test]
 fn bad_engines_and_settings_are_reported() {
     let out = blokus()

@@ -50,7 +50,7 @@ impl Default for EngineConfig {
 }
 
 /// Every command, in the order `list_commands` gives them.
-const COMMANDS: [&str; 27] = [
+const COMMANDS: [&str; 28] = [
     "all_legal",
     "clear_board",
     "cputime",
@@ -73,6 +73,7 @@ const COMMANDS: [&str; 27] = [
     "rules",
     "savesgf",
     "set_game",
+    "set_random_seed",
     "showboard",
     "site",
     "undo",
@@ -96,6 +97,8 @@ pub struct Engine {
     /// The site of the next 3D game.
     site: Arc<Site>,
     config: EngineConfig,
+    /// The spec the players were built from, when `set_random_seed` may rebuild them.
+    seedable_spec: Option<String>,
     quit: bool,
 }
 
@@ -110,8 +113,16 @@ impl Engine {
             cube_player: None,
             site: Site::builtin(DEFAULT_SITE).expect("the default site is built in"),
             config,
+            seedable_spec: None,
             quit: false,
         }
+    }
+
+    /// Lets `set_random_seed N` rebuild the players (flat and 3D) from `spec` with seed
+    /// N, e.g. `mcts:level=3`; without it the command is unknown.
+    pub fn with_seedable_spec(mut self, spec: &str) -> Engine {
+        self.seedable_spec = Some(spec.to_string());
+        self
     }
 
     /// Gives the engine a player for Blokus 3D games (without one, `genmove` in a 3D
@@ -199,6 +210,22 @@ impl Engine {
     fn knows(&self, command: &str) -> bool {
         COMMANDS.contains(&command)
             && (self.player.is_some() || !PLAYER_COMMANDS.contains(&command))
+            && (self.seedable_spec.is_some() || command != "set_random_seed")
+    }
+
+    /// `set_random_seed N`: new players of the same spec seeded with N, as if the
+    /// engine had been started with that seed (the game is kept).
+    fn set_random_seed(&mut self, arg: &str) -> CmdResult {
+        let seed: u64 = arg
+            .parse()
+            .map_err(|_| format!("'{arg}' is not a seed (a whole number 0..2^64)"))?;
+        let spec = blokus_ai::with_seed(self.seedable_spec.as_deref().unwrap_or(""), seed);
+        self.player = Some(blokus_ai::player_from_spec(&spec).map_err(|e| e.to_string())?);
+        if self.cube_player.is_some() {
+            self.cube_player =
+                Some(blokus_ai::cube::cube_player_from_spec(&spec).map_err(|e| e.to_string())?);
+        }
+        Ok(String::new())
     }
 
     /// Runs one command (already split from its id) with its argument text.
@@ -250,6 +277,10 @@ impl Engine {
             "site" => self.site_command(args_text),
             "set_game" => self.set_game(args_text),
             "rules" => self.rules(args_text),
+            "set_random_seed" => {
+                nargs(1, 1)?;
+                self.set_random_seed(args[0])
+            }
             "clear_board" => {
                 self.new_game(Game::new(self.game.rules().clone()));
                 Ok(String::new())
@@ -882,6 +913,34 @@ mod tests {
         assert_eq!(ask(&mut e, "known_command genmove"), "= false\n\n");
         assert!(ask(&mut e, "genmove b").starts_with("? unknown command"));
         assert!(!ask(&mut e, "list_commands").contains("genmove"));
+    }
+
+    /// `set_random_seed` exists only with a spec to rebuild from, and makes the moves
+    /// that follow those of a player started with that seed (ids and 3D games too).
+    #[test]
+    fn set_random_seed_replays_a_seeded_player() {
+        assert_eq!(
+            ask(&mut engine("duo"), "known_command set_random_seed"),
+            "= false\n\n"
+        );
+        let moves =
+            |e: &mut Engine, n: usize| -> Vec<String> { (0..n).map(|_| ask(e, "g")).collect() };
+        let mut reseeded = engine("duo").with_seedable_spec("random:seed=3");
+        assert!(ask(&mut reseeded, "list_commands").contains("set_random_seed"));
+        assert_eq!(ask(&mut reseeded, "4 set_random_seed 11"), "=4 \n\n");
+        let mut fresh = Engine::new(
+            Rules::by_name("duo").unwrap(),
+            Some(blokus_ai::player_from_spec("random:seed=11").unwrap()),
+            EngineConfig::default(),
+        );
+        let reseeded_moves = moves(&mut reseeded, 6);
+        assert_eq!(reseeded_moves, moves(&mut fresh, 6));
+        // A different seed plays differently from the start.
+        ask(&mut reseeded, "clear_board");
+        ask(&mut reseeded, "set_random_seed 12");
+        assert_ne!(moves(&mut reseeded, 6), reseeded_moves);
+        assert!(ask(&mut reseeded, "set_random_seed -1").starts_with("? '-1' is not a seed"));
+        assert!(ask(&mut reseeded, "set_random_seed").starts_with("? missing argument"));
     }
 
     /// Without the mirror opening, Trigon two-player's second move may be anything legal;

@@ -82,10 +82,9 @@ fn mcts_spec(args: &Args) -> String {
 /// from the flags, falling back to `greedy`, then `random` (keeping the seed).
 fn build_player(args: &Args) -> Result<(Box<dyn Player>, String), String> {
     if let Some(spec) = &args.player {
-        let spec = match (args.seed, spec.contains("seed=")) {
-            (Some(s), false) if spec.contains(':') => format!("{spec},seed={s}"),
-            (Some(s), false) => format!("{spec}:seed={s}"),
-            _ => spec.clone(),
+        let spec = match args.seed {
+            Some(s) => blokus_ai::with_default_seed(spec, s),
+            None => spec.clone(),
         };
         return player_from_spec(&spec)
             .map(|p| (p, spec.clone()))
@@ -167,7 +166,8 @@ pub fn run(args: Args) -> CmdResult {
         Some(player),
         config,
     )
-    .with_cube_player(cube_player);
+    .with_cube_player(cube_player)
+    .with_seedable_spec(&spec);
     match cube {
         Some(c) => engine.set_cube_game(c, site),
         None => engine.set_site(site),

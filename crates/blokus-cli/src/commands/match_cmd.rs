@@ -39,7 +39,8 @@ pub struct Args {
     /// Write every game to this `.blksgf` file.
     #[arg(long)]
     pub sgf: Option<std::path::PathBuf>,
-    /// Seed of the built-in players.
+    /// Seed of the match: each game's players get seeds derived from it (external
+    /// engines through `set_random_seed` when they know it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// No progress bar.
