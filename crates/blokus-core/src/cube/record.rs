@@ -18,7 +18,7 @@ use super::rules::CubeRules;
 use super::score;
 use super::site::Site;
 use super::variant::{CubeVariantId, DEFAULT_SITE};
-use crate::record::json::{self, FORMAT, VERSION};
+use crate::record::json;
 use crate::record::sgf::{self, GameTree, Node, Property};
 use crate::record::RecordError;
 
@@ -190,22 +190,14 @@ pub fn from_blksgf(text: &str) -> Result<CubeGame, RecordError> {
     replay(rules, moves)
 }
 
+/// The fields of a 3D game's record (inside the header shared with the flat games').
 #[derive(Serialize, Deserialize)]
 struct Record {
-    #[serde(default)]
-    format: Option<String>,
-    #[serde(default)]
-    version: Option<u32>,
-    variant: String,
-    #[serde(default, skip_deserializing)]
-    game_name: String,
     #[serde(default)]
     site: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     site_definition: Option<String>,
     events: Vec<Event>,
-    #[serde(default, skip_deserializing)]
-    result: Option<serde_json::Value>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -234,21 +226,21 @@ pub fn to_json(game: &CubeGame) -> serde_json::Value {
         .collect();
     let variant = variant_of(rules);
     let record = Record {
-        format: Some(FORMAT.into()),
-        version: Some(VERSION),
-        variant: variant.as_str().into(),
-        game_name: variant.game_name().into(),
         site: Some(rules.site().name().to_string()),
         site_definition: (!is_builtin(rules.site())).then(|| rules.site().to_text()),
         events,
-        result: Some(serde_json::json!({
+    };
+    json::write(
+        variant.as_str(),
+        variant.game_name(),
+        record,
+        serde_json::json!({
             "over": game.is_over(),
             "text": result_text(rules, game.position()),
             "colours": game.colour_scores(),
             "players": game.results(),
-        })),
-    };
-    serde_json::to_value(record).expect("a record serialises")
+        }),
+    )
 }
 
 /// Reads a JSON record, checking every move.
@@ -256,10 +248,9 @@ pub fn to_json(game: &CubeGame) -> serde_json::Value {
 /// # Errors
 /// A [`RecordError`] naming the field or move at fault.
 pub fn from_json(text: &str) -> Result<CubeGame, RecordError> {
-    let r: Record = serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
-    json::check_header(r.format.as_deref(), r.version)?;
+    let (variant, r) = json::read::<Record>(text)?;
     let rules = rules_of(
-        Some(&r.variant),
+        Some(&variant),
         r.site.as_deref(),
         r.site_definition.as_deref(),
         "site_definition",
@@ -352,5 +343,22 @@ mod tests {
             assert!(err.starts_with(message), "{text}: {err}");
         }
         assert!(from_json("{\"variant\": \"rumis_9\", \"events\": []}").is_err());
+        let newer = r#"{"format":"blokus-record","version":2,"variant":"rumis_2","events":[]}"#;
+        let err = from_json(newer).map(|_| ()).unwrap_err().to_string();
+        assert!(err.contains("version 2 is newer"), "{err}");
+    }
+
+    /// The JSON record, key by key as documented: the refactorings of the shared
+    /// header must not change it, and reading and writing again gives it back.
+    #[test]
+    fn the_json_record_text_is_stable() {
+        let mut game = CubeGame::new(CubeVariantId::Rumis2.rules_on("plaza").unwrap());
+        game.play_text("a1.1,b1.1").unwrap();
+        let text = to_json(&game).to_string();
+        assert_eq!(
+            text,
+            r#"{"events":[{"colour":"blue","cubes":["a1.1","b1.1"],"stone":"I2","type":"place"}],"format":"blokus-record","game_name":"Blokus 3D Duo","result":{"colours":[{"colour":0,"points":-8,"stones_left":10,"visible":2},{"colour":1,"points":-11,"stones_left":11,"visible":0}],"over":false,"players":[{"place":1,"player":0,"score":-8},{"place":2,"player":1,"score":-11}],"text":"B+3"},"site":"plaza","variant":"rumis_2","version":1}"#
+        );
+        assert_eq!(from_json(&text).map(|b| to_json(&b).to_string()), Ok(text));
     }
 }

@@ -28,8 +28,11 @@ pub const FORMAT: &str = "blokus-record";
 /// The current `version`.
 pub const VERSION: u32 = 1;
 
+/// The fields every JSON record has, flat or Blokus 3D, around the fields of its board
+/// family (`B`, flattened in): `format`, `version`, `variant`, `game_name` (written for
+/// readers, ignored when read) and `result` (written, recomputed when read).
 #[derive(Serialize, Deserialize)]
-struct Record {
+pub(crate) struct Envelope<B> {
     #[serde(default)]
     format: Option<String>,
     #[serde(default)]
@@ -37,6 +40,61 @@ struct Record {
     variant: String,
     #[serde(default, skip_deserializing)]
     game_name: String,
+    #[serde(flatten)]
+    body: B,
+    #[serde(default, skip_deserializing)]
+    result: Option<serde_json::Value>,
+}
+
+/// A record of the current format and version with its board family's fields.
+pub(crate) fn write<B: Serialize>(
+    variant: &str,
+    game_name: &str,
+    body: B,
+    result: serde_json::Value,
+) -> serde_json::Value {
+    let record = Envelope {
+        format: Some(FORMAT.into()),
+        version: Some(VERSION),
+        variant: variant.into(),
+        game_name: game_name.into(),
+        body,
+        result: Some(result),
+    };
+    serde_json::to_value(record).expect("a record serialises")
+}
+
+/// Reads a record's text into its variant and its board family's fields, refusing
+/// malformed JSON, a foreign format, or a version newer than this program reads.
+///
+/// # Errors
+/// [`RecordError::Json`] (with line and column) or [`RecordError::Property`] naming
+/// the header field at fault.
+pub(crate) fn read<B: serde::de::DeserializeOwned>(text: &str) -> Result<(String, B), RecordError> {
+    let r: Envelope<B> =
+        serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
+    if let Some(f) = &r.format {
+        if f != FORMAT {
+            return Err(RecordError::Property {
+                id: "format".into(),
+                message: format!("'{f}' is not '{FORMAT}'"),
+            });
+        }
+    }
+    if let Some(v) = r.version {
+        if v > VERSION {
+            return Err(RecordError::Property {
+                id: "version".into(),
+                message: format!("version {v} is newer than this program reads ({VERSION})"),
+            });
+        }
+    }
+    Ok((r.variant, r.body))
+}
+
+/// The fields of a flat game's record.
+#[derive(Serialize, Deserialize)]
+struct Record {
     #[serde(default)]
     options: RuleOptions,
     #[serde(default)]
@@ -44,8 +102,6 @@ struct Record {
     #[serde(default)]
     to_move: Option<String>,
     events: Vec<Event>,
-    #[serde(default, skip_deserializing)]
-    result: Option<serde_json::Value>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -121,10 +177,6 @@ pub fn to_json(game: &Game) -> serde_json::Value {
         .position_at(0)
         .map_or(crate::Colour(0), |p| p.to_move());
     let record = Record {
-        format: Some(FORMAT.into()),
-        version: Some(VERSION),
-        variant: rules.v().id.to_string(),
-        game_name: rules.v().game_name.to_string(),
         options: rules.options,
         setup: game
             .setup()
@@ -133,14 +185,18 @@ pub fn to_json(game: &Game) -> serde_json::Value {
             .collect(),
         to_move: Some(rules.colour_name(first).to_string()),
         events,
-        result: Some(serde_json::json!({
+    };
+    write(
+        rules.v().id.as_str(),
+        rules.v().game_name,
+        record,
+        serde_json::json!({
             "over": game.is_over(),
             "text": result_text(rules, pos),
             "colours": score::colour_scores(rules, pos),
             "sides": sides,
-        })),
-    };
-    serde_json::to_value(record).unwrap_or(serde_json::Value::Null)
+        }),
+    )
 }
 
 fn colour(rules: &Rules, field: &str, name: &str) -> Result<crate::Colour, RecordError> {
@@ -156,41 +212,14 @@ fn colour(rules: &Rules, field: &str, name: &str) -> Result<crate::Colour, Recor
         })
 }
 
-/// Checks a JSON record's `format` and `version` fields (shared by the flat and the
-/// Blokus 3D readers): a foreign format, or a version newer than this program reads,
-/// is refused by name.
-///
-/// # Errors
-/// [`RecordError::Property`] naming the field at fault.
-pub(crate) fn check_header(format: Option<&str>, version: Option<u32>) -> Result<(), RecordError> {
-    if let Some(f) = format {
-        if f != FORMAT {
-            return Err(RecordError::Property {
-                id: "format".into(),
-                message: format!("'{f}' is not '{FORMAT}'"),
-            });
-        }
-    }
-    if let Some(v) = version {
-        if v > VERSION {
-            return Err(RecordError::Property {
-                id: "version".into(),
-                message: format!("version {v} is newer than this program reads ({VERSION})"),
-            });
-        }
-    }
-    Ok(())
-}
-
 /// Reads a JSON record, replaying every event through the rules.
 ///
 /// # Errors
 /// [`RecordError`]: malformed JSON (with line and column), an unknown variant or colour,
 /// or the event number and cell at fault.
 pub fn from_json(text: &str) -> Result<Game, RecordError> {
-    let r: Record = serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
-    check_header(r.format.as_deref(), r.version)?;
-    let v = variant::variant(&r.variant).map_err(|e| RecordError::Game(e.to_string()))?;
+    let (variant, r) = read::<Record>(text)?;
+    let v = variant::variant(&variant).map_err(|e| RecordError::Game(e.to_string()))?;
     let rules = Rules::new(v, r.options);
     let t = rules.table();
     let mut setup = Vec::new();
@@ -306,5 +335,19 @@ mod tests {
             from_json(r#"{"variant":"chess","events":[]}"#),
             Err(RecordError::Game(_))
         ));
+    }
+
+    /// The record text, key by key as documented: the shared header must not change it,
+    /// and reading and writing again gives it back.
+    #[test]
+    fn the_record_text_is_stable() {
+        let mut g = Game::new(Rules::by_name("duo").unwrap());
+        g.play_text("d9,c10,d10,e10,d11").unwrap();
+        let text = to_json(&g).to_string();
+        assert_eq!(
+            text,
+            r#"{"events":[{"cells":["d9","c10","d10","e10","d11"],"colour":"purple","piece":"X","type":"place"}],"format":"blokus-record","game_name":"Blokus Duo","options":{"alternate_contact":false,"no_mirror_opening":false,"no_start_alternation":false},"result":{"colours":[{"all_placed_bonus":0,"blksgf_points":5,"cells_placed":5,"cells_remaining":84,"colour":0,"counted":true,"monomino_bonus":0,"pieces_placed":1,"points":-84},{"all_placed_bonus":0,"blksgf_points":0,"cells_placed":0,"cells_remaining":89,"colour":1,"counted":true,"monomino_bonus":0,"pieces_placed":0,"points":-89}],"over":false,"sides":[{"name":"purple","place":1,"score":-84,"side":0,"tiebreak":0},{"name":"orange","place":2,"score":-89,"side":1,"tiebreak":0}],"text":"B+5"},"setup":[],"to_move":"purple","variant":"duo","version":1}"#
+        );
+        assert_eq!(from_json(&text).map(|b| to_json(&b).to_string()), Ok(text));
     }
 }
