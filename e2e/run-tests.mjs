@@ -1191,6 +1191,7 @@ test('over-the-board tournament: numbers drawn by hand, results entered and corr
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   await page.goto(`${server.url}/events`);
   await page.waitForSelector('#ev-variant option[value="duo"]', { state: 'attached' });
+  assert((await page.locator('header.topbar a[href="/cube"]').innerText()) === 'Blokus 3D', 'the top bar links to Blokus 3D as the lobby does');
   await page.fill('#ev-name', 'Ludoteca');
   await page.check('#mode-otb');
   assert(await page.locator('#online-only').isHidden(), 'no bots over the board');
@@ -1427,6 +1428,7 @@ test('Blokus 3D against the AI: a site file, stones turned by keys, placed by cl
   await page.keyboard.press('Escape');
 
   let placed = 0;
+  let heard = -1;
   for (let guard = 0; guard < 40; guard++) {
     await page.waitForFunction(() => !!window.blokusCube?.myTurn() || !!window.blokusCube?.state().over, null, { timeout: 60000 });
     if (await page.evaluate(() => !!window.blokusCube?.state().over)) break;
@@ -1436,10 +1438,18 @@ test('Blokus 3D against the AI: a site file, stones turned by keys, placed by cl
     const s = await page.evaluate(() => window.blokusCube?.state());
     assert(s?.moves[before].cubes.join(',') === move, `${move} placed as clicked`);
     placed++;
-    if (placed === 2) await shot(page, 'cube-midgame');
+    if (placed === 2) {
+      await shot(page, 'cube-midgame');
+      // The flat game's sounds and mute switch (the same stored setting).
+      assert((await page.evaluate(() => window.blokusCube?.sounds() ?? 0)) > 0, 'placed stones and my turn make sounds');
+      await page.click('#mute');
+      assert((await page.getAttribute('#mute', 'aria-pressed')) === 'true', 'muted');
+      heard = await page.evaluate(() => window.blokusCube?.sounds() ?? 0);
+    }
   }
   const end = await page.evaluate(() => window.blokusCube?.state());
-  assert(!!end?.over && placed >= 2, `the game ended after ${placed} of my moves`);
+  assert(!!end?.over && placed >= 3, `the game ended after ${placed} of my moves`);
+  assert((await page.evaluate(() => window.blokusCube?.sounds() ?? 0)) === heard, 'muted: no more sounds');
   await page.waitForSelector('#gameover:not([hidden])');
   assert((await page.locator('#gameover').textContent() || '').includes('Game over'), 'game over panel');
   assert((await page.locator('#scores').textContent() || '').includes('on top'), 'top-view scores');
@@ -1454,9 +1464,11 @@ test('Blokus 3D against the AI: a site file, stones turned by keys, placed by cl
   const href = await page.locator('#download').getAttribute('href');
   const sgf = await (await page.request.get(`${server.url}${href}`)).text();
   assert(sgf.includes('GM[Blokus 3D Duo]') && sgf.includes('XSITE[yard]'), 'the .blksgf record');
-  // The lobby's link to the game opens the 3D page.
+  // The lobby's link to the game opens the 3D page, still muted.
   await page.goto(`${server.url}/game/${end?.id}`);
   await page.waitForURL(/\/cube\/[0-9a-f]{16}$/);
+  await page.waitForFunction(() => !!window.blokusCube?.state());
+  assert((await page.getAttribute('#mute', 'aria-pressed')) === 'true', 'the mute switch is remembered');
   await page.close();
 });
 

@@ -13,10 +13,12 @@
 import { $, account, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { ChatPanel } from './chat.js';
 import { CubeScene } from './cube-scene.js';
-import { clearNotices, notePasses, notify } from './notices.js';
+import { notePasses, notify } from './notices.js';
 import { anchorIndex, moveText, normalise, parseCube, restingPlace, shapeKey, turn } from './cube-shapes.js';
 import { ReconnectingSocket } from './socket.js';
-import { addTokens, displayName, setDisplayName, tokensFor } from './tokens.js';
+import { bindMute, moveSound, soundsPlayed, turnSound } from './sounds.js';
+import { bindNameForm, bindReplay, joinGame, rematchControls, renderReplay, renderSpectators, tableMessage } from './table-side.js';
+import { addTokens, tokensFor } from './tokens.js';
 
 /** @typedef {import('./cube-shapes.js').Cube} Cube */
 
@@ -175,6 +177,7 @@ class CubePage {
     this.aiHint = null;
     this.bindView();
     this.bindControls();
+    bindMute($('#mute'));
     this.chat = new ChatPanel((text) => this.sock.send({ type: 'chat', text }));
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     this.sock = new ReconnectingSocket(`${proto}://${location.host}/api/games/${id}/ws`, {
@@ -191,20 +194,7 @@ class CubePage {
 
   /** Takes this device's seats (with its player's name); a spectator gives the name for the chat. */
   join() {
-    const tokens = tokensFor(this.id).map((t) => t.token);
-    // Logged in, one goes by the account's user name (the server shows it for the
-    // seats the account plays, whatever is sent).
-    const name = this.accountName || displayName();
-    if (tokens.length) this.sock.send(name ? { type: 'join', tokens, name } : { type: 'join', tokens });
-    else if (name) this.sock.send({ type: 'name', name });
-  }
-
-  /** Sets this device's display name: kept here, sent to the server (which checks it). */
-  setName() {
-    const name = /** @type {HTMLInputElement} */ ($('#name-input')).value.trim().replace(/\s+/g, ' ');
-    if (!name) return;
-    setDisplayName(name);
-    if (!this.sock.send({ type: 'name', name })) this.toast('Not connected; the name was not sent.');
+    joinGame(this.sock, this.id, this.accountName);
   }
 
   /** @param {any} m */
@@ -212,40 +202,29 @@ class CubePage {
     if (m.type === 'state') {
       // A new turn of mine opens the stones' drawer on a phone.
       if (m.ply !== this.state.ply || !this.myTurn()) this.fold(false);
+      const prevPly = this.state.ply;
+      const wasMyTurn = this.myTurn();
       this.state = m;
+      // The flat game's sounds: a placed stone, and a chime when it becomes my turn.
+      if (m.ply > prevPly) moveSound();
+      if (this.myTurn() && !wasMyTurn) turnSound();
       this.sending = false;
       this.legal = new Set(m.legal || []);
       if (this.hand && !(m.remaining[m.to_move ?? 0]?.[this.hand.stone])) this.hand = null;
       this.render();
-    } else if (m.type === 'chat') {
-      this.chat.add(m);
-    } else if (m.type === 'chat_history') {
-      this.chat.history(m.channel, m.lines);
-    } else if (m.type === 'viewers') {
-      this.state.spectators = m.spectators;
-      this.renderSpectators();
-    } else if (m.type === 'rematch') {
-      // This device's seats in the new game: kept, then off to it.
-      addTokens(m.id, m.tokens);
-      location.href = m.url;
     } else if (m.type === 'check') {
       if (this.ghost && this.ghost.text === m.cells && !m.legal) {
         this.ghost.reason = m.reason || 'not legal here';
         this.renderAimHint();
       }
-    } else if (m.type === 'error') {
-      this.sending = false;
-      // A refused chat line goes under the chat's input; a refused name is not kept.
-      if (m.code === 'bad_chat' || (m.code === 'rate_limited' && m.message.includes('chatting'))) this.chat.note(m.message, true);
-      else {
-        if (m.code === 'bad_name') setDisplayName('');
-        this.toast(m.message);
-      }
-    } else if (m.type === 'game_over') {
-      // The end screen says it all; pending notices would only cover it.
-      clearNotices();
     } else if (m.type === 'pass') {
       notePasses(m.names, (names) => `${names.map(title).join(', ')} cannot place any more stones.`);
+    } else {
+      if (m.type === 'error') this.sending = false;
+      tableMessage(m, this.chat, (n) => {
+        this.state.spectators = n;
+        this.renderSpectators();
+      });
     }
   }
 
@@ -317,20 +296,11 @@ class CubePage {
     $('#undo').addEventListener('click', () => this.sock.send({ type: 'undo' }));
     $('#ai-hint').addEventListener('click', () => this.askHint());
     $('#tray-toggle').addEventListener('click', () => this.fold(!$('#tray-col').classList.contains('collapsed')));
-    /** @type {HTMLInputElement} */ ($('#name-input')).value = this.accountName || displayName();
+    bindNameForm((m) => this.sock.send(m), this.accountName);
     // An account's name is its user name: nothing to set here.
     $('#name-form').hidden = Boolean(this.accountName);
-    $('#name-form').addEventListener('submit', (ev) => {
-      ev.preventDefault();
-      this.setName();
-    });
     document.addEventListener('keydown', (ev) => this.key(ev));
-    const range = /** @type {HTMLInputElement} */ ($('#r-range'));
-    range.addEventListener('input', () => this.showPly(Number(range.value)));
-    $('#r-first').addEventListener('click', () => this.showPly(0));
-    $('#r-prev').addEventListener('click', () => this.showPly(this.shownPly() - 1));
-    $('#r-next').addEventListener('click', () => this.showPly(this.shownPly() + 1));
-    $('#r-last').addEventListener('click', () => this.showPly(this.state.moves.length));
+    bindReplay((ply) => this.showPly(ply ?? this.state.moves.length), () => this.shownPly());
     /** @type {HTMLAnchorElement} */ ($('#download')).href = `/api/games/${this.id}/record.blksgf`;
     /** @type {HTMLAnchorElement} */ ($('#download-json')).href = `/api/games/${this.id}/record.json`;
   }
@@ -639,8 +609,7 @@ class CubePage {
 
   /** How many watch without a seat. */
   renderSpectators() {
-    const n = this.state.spectators || 0;
-    $('#spectators').textContent = n === 0 ? 'no spectators' : `${n} spectator${n === 1 ? '' : 's'} watching`;
+    renderSpectators(this.state.spectators || 0);
   }
 
   /**
@@ -704,11 +673,7 @@ class CubePage {
   }
 
   renderReplay() {
-    const total = this.state.moves.length;
-    const range = /** @type {HTMLInputElement} */ ($('#r-range'));
-    range.max = String(total);
-    range.value = String(this.shownPly());
-    $('#r-label').textContent = this.viewPly === null ? `move ${total} (live)` : `move ${this.viewPly} of ${total}`;
+    renderReplay(this.viewPly, this.state.moves.length);
   }
 
   /** The end screen: places and scores, the record, a rematch and a new game. */
@@ -717,29 +682,15 @@ class CubePage {
     const panel = $('#gameover');
     panel.hidden = !s.over;
     if (!s.over) return;
-    const mine = s.you || [];
-    const r = s.rematch;
-    const asked = !!r && mine.length > 0 && mine.every((seat) => r.accepted.includes(seat));
     // Equal scores share a place, so the places are written out, not counted.
     const rows = [...s.results].sort((a, b) => a.place - b.place).map((res) =>
       h('li', { class: res.place === 1 ? 'winner' : '' }, [
         h('span', { class: 'place' }, [`${res.place}.`]),
         `${sideTitle(res.name)}: ${res.score} point${Math.abs(res.score) === 1 ? '' : 's'}${res.place === 1 ? ' ★' : ''}`,
       ]));
-    const rematch = h('button', { type: 'button', class: 'primary', id: 'rematch' }, [
-      !r ? 'Rematch' : asked ? 'Go to the rematch' : 'Accept the rematch',
-    ]);
-    rematch.addEventListener('click', () => this.sock.send({ type: 'rematch' }) || this.toast('Not connected; try again.'));
-    rematch.hidden = mine.length === 0;
-    /** @type {HTMLElement[]} */
-    const offer = [];
-    if (r && !asked) {
-      const by = r.accepted.map((seat) => this.seatLabel(seat)).join(', ');
-      offer.push(h('p', { class: 'rematch-offer', id: 'rematch-offer' }, [`${by} asks for a rematch (colours rotated).`]));
-    }
+    const { offer, button: rematch, watch } = rematchControls(s, this.sock, (seat) => this.seatLabel(seat), '/cube/');
     const replay = h('button', { type: 'button' }, ['Replay from the start']);
     replay.addEventListener('click', () => this.showPly(0));
-    const watch = r && mine.length === 0 ? [h('a', { class: 'button', href: `/cube/${r.id}`, id: 'watch-rematch' }, ['Watch the rematch'])] : [];
     panel.replaceChildren(
       h('h2', {}, ['Game over']),
       ...offer,
@@ -840,6 +791,7 @@ async function main() {
       screenPoint: (x, y) => p.scene.screenPoint(x, y),
       ghost: () => (p.ghost ? { ...p.ghost } : null),
       hintCubes: () => p.scene.hintCubes(),
+      sounds: () => soundsPlayed(),
       rowLabelPoint: (y) => {
         const at = p.scene.rowLabelAt(y);
         return p.scene.pagePoint(at.x, at.y, at.z);

@@ -7,6 +7,8 @@
  */
 
 import { getJson, h, title } from './api.js';
+// The Players panel this fills in is drawn by the side column's module.
+import './table-side.js';
 
 /**
  * @typedef {{seat: number, name?: string, rating?: number, provisional: boolean}} SeatPlayer

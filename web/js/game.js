@@ -9,13 +9,14 @@ import { AnalysisPanel, CLASS_MARK } from './analysis.js';
 import { $, account, colourHex, getJson, h, postJson, sideTitle, title } from './api.js';
 import { BoardView, pieceSvg } from './board.js';
 import { ChatPanel } from './chat.js';
-import { clearNotices, notePasses, notify } from './notices.js';
+import { notePasses, notify } from './notices.js';
 import { PiecePicker, pickerElements } from './picker.js';
 import { scoreUnit, scoringRule } from './rules-text.js';
 import { ReconnectingSocket } from './socket.js';
 import { ClockBar } from './clocks.js';
 import { bindMute, moveSound, soundsPlayed, turnSound } from './sounds.js';
-import { addTokens, displayName, setDisplayName, tokensFor } from './tokens.js';
+import { bindNameForm, bindReplay, joinGame, rematchControls, renderReplay, renderSpectators, tableMessage } from './table-side.js';
+import { addTokens, tokensFor } from './tokens.js';
 
 /** @typedef {import('./api.js').GameState} GameState */
 /** @typedef {import('./api.js').VariantDetail} VariantDetail */
@@ -96,21 +97,7 @@ class GamePage {
 
   /** Takes this device's seats (with its player's name); a spectator gives the name for the chat. */
   join() {
-    const tokens = tokensFor(id).map((t) => t.token);
-    // Logged in, one goes by the account's user name (the server shows it for the
-    // seats the account plays, whatever is sent).
-    const name = this.accountName || displayName();
-    if (tokens.length) this.sock.send(name ? { type: 'join', tokens, name } : { type: 'join', tokens });
-    else if (name) this.sock.send({ type: 'name', name });
-  }
-
-  /** Sets this device's display name: kept here, sent to the server (which checks it). */
-  setName() {
-    const input = /** @type {HTMLInputElement} */ ($('#name-input'));
-    const name = input.value.trim().replace(/\s+/g, ' ');
-    if (!name) return;
-    setDisplayName(name);
-    if (!this.sock.send({ type: 'name', name })) notify('Not connected; the name was not sent.', 'error');
+    joinGame(this.sock, id, this.accountName);
   }
 
   /**
@@ -138,20 +125,13 @@ class GamePage {
   }
 
   bindControls() {
-    /** @type {HTMLInputElement} */ ($('#name-input')).value = this.accountName || displayName();
-    $('#name-form').addEventListener('submit', (ev) => {
-      ev.preventDefault();
-      this.setName();
-    });
+    bindNameForm((m) => this.sock.send(m), this.accountName);
     $('#undo').addEventListener('click', () => this.sock.send({ type: 'undo' }));
     $('#ai-hint').addEventListener('click', () => this.askHint());
-    $('#r-first').addEventListener('click', () => this.viewAt(0));
-    $('#r-prev').addEventListener('click', () => this.step(-1));
-    $('#r-next').addEventListener('click', () => this.step(1));
-    $('#r-last').addEventListener('click', () => this.viewAt(null));
-    $('#r-range').addEventListener('input', (ev) => {
-      this.viewAt(Number(/** @type {HTMLInputElement} */ (ev.target).value));
-    });
+    bindReplay(
+      (ply) => this.viewAt(ply),
+      () => this.viewPly ?? (this.state ? this.state.moves.length : 0),
+    );
   }
 
   /** @param {number} d */
@@ -211,38 +191,11 @@ class GamePage {
       case 'time_out':
         notify(`${this.seatName(m.seat)} ran out of time${this.v.players > 2 ? ' and passes for the rest of the game' : ''}.`, 'info');
         break;
-      case 'game_over':
-        // The end screen says it all; pending notices would only cover it.
-        clearNotices();
-        break;
       case 'error':
         this.sending = false;
         // A refused placement: the reason goes under the board where the player looks.
         if (m.code === 'illegal' && this.picker.piece !== null) this.picker.explain(m.message);
-        // A refused chat line: under the chat's input.
-        else if (m.code === 'bad_chat' || (m.code === 'rate_limited' && m.message.includes('chatting'))) this.chat.note(m.message, true);
-        else {
-          // A refused name is not kept on the device.
-          if (m.code === 'bad_name') setDisplayName('');
-          notify(m.message, 'error');
-        }
-        break;
-      case 'chat':
-        this.chat.add(m);
-        break;
-      case 'chat_history':
-        this.chat.history(m.channel, m.lines);
-        break;
-      case 'viewers':
-        if (this.state) {
-          this.state.spectators = m.spectators;
-          this.renderSpectators();
-        }
-        break;
-      case 'rematch':
-        // The seats of this device in the new game: kept, then off to it.
-        addTokens(m.id, m.tokens);
-        location.href = m.url;
+        else tableMessage(m, this.chat, () => undefined);
         break;
       case 'check': {
         // The reason for the preview still shown (an answer for an earlier aim is dropped).
@@ -252,6 +205,13 @@ class GamePage {
       }
       case 'move':
         break;
+      default:
+        tableMessage(m, this.chat, (n) => {
+          if (this.state) {
+            this.state.spectators = n;
+            this.renderSpectators();
+          }
+        });
     }
   }
 
@@ -764,9 +724,7 @@ class GamePage {
 
   /** How many watch without a seat. */
   renderSpectators() {
-    const s = /** @type {GameState} */ (this.state);
-    const n = s.spectators || 0;
-    $('#spectators').textContent = n === 0 ? 'no spectators' : `${n} spectator${n === 1 ? '' : 's'} watching`;
+    renderSpectators(this.state?.spectators || 0);
   }
 
   /** @param {number} seat */
@@ -791,22 +749,9 @@ class GamePage {
     const label = scoreUnit(this.v);
     const replay = h('button', { type: 'button' }, ['Replay from the start']);
     replay.addEventListener('click', () => this.viewAt(0));
-    const mine = s.you || [];
-    const r = s.rematch;
-    const asked = !!r && mine.length > 0 && mine.every((seat) => r.accepted.includes(seat));
-    const rematch = h('button', { type: 'button', class: 'primary', id: 'rematch' }, [
-      !r ? 'Rematch' : asked ? 'Go to the rematch' : 'Accept the rematch',
-    ]);
-    rematch.addEventListener('click', () => this.sock.send({ type: 'rematch' }) || notify('Not connected; try again.', 'error'));
+    const { offer, button: rematch, watch } = rematchControls(s, this.sock, (seat) => this.seatLabel(seat), '/game/');
     // A tournament table has no rematch: the event pairs the next round.
-    rematch.hidden = mine.length === 0 || !!s.tournament;
-    /** @type {HTMLElement[]} */
-    const offer = [];
-    if (r && !asked) {
-      const by = r.accepted.map((seat) => this.seatLabel(seat)).join(', ');
-      offer.push(h('p', { class: 'rematch-offer', id: 'rematch-offer' }, [`${by} asks for a rematch (colours rotated).`]));
-    }
-    const watch = r && mine.length === 0 ? [h('a', { class: 'button', href: `/game/${r.id}`, id: 'watch-rematch' }, ['Watch the rematch'])] : [];
+    if (s.tournament) rematch.hidden = true;
     el.replaceChildren(
       h('h2', {}, [`Game over — ${this.resultLine()}`]),
       ...offer,
@@ -834,14 +779,7 @@ class GamePage {
   }
 
   renderReplay() {
-    const s = /** @type {GameState} */ (this.state);
-    const range = /** @type {HTMLInputElement} */ ($('#r-range'));
-    range.max = String(s.moves.length);
-    const cur = this.viewPly === null ? s.moves.length : this.viewPly;
-    range.value = String(cur);
-    $('#r-label').textContent = this.viewPly === null ? `move ${cur} (live)` : `move ${cur} of ${s.moves.length}`;
-    range.setAttribute('aria-valuetext', $('#r-label').textContent || '');
-    $('#replay').classList.toggle('replaying', this.viewPly !== null);
+    renderReplay(this.viewPly, /** @type {GameState} */ (this.state).moves.length);
   }
 }
 

@@ -56,6 +56,8 @@ interface CubeHook {
   rowLabelPoint(y: number): { x: number; y: number };
   /** The number of cubes of the AI's hint drawn in the view (0 when none). */
   hintCubes(): number;
+  /** How many sounds the page has played (muted ones are not played). */
+  sounds(): number;
 }
 
 interface Window {
