@@ -52,9 +52,9 @@ impl Cpu {
         }
     }
 
-    /// A limiter with one job per core of this machine.
-    pub fn per_core() -> Cpu {
-        Cpu::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    /// The cores of this machine (2 when unknown): one job each by default.
+    pub fn cores() -> usize {
+        std::thread::available_parallelism().map_or(2, |n| n.get())
     }
 
     /// Runs `job` on a blocking thread once a slot is free. The job gets the stop flag

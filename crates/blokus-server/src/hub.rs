@@ -118,6 +118,9 @@ pub struct Limits {
     pub abandoned_after: Duration,
     /// Login attempts per address and per user name.
     pub logins: crate::accounts::limits::LoginLimits,
+    /// CPU-heavy jobs (AI moves, hints, analyses) run at once; the others wait their
+    /// turn. One per core by default.
+    pub cpu_jobs: usize,
 }
 
 impl Default for Limits {
@@ -141,6 +144,7 @@ impl Default for Limits {
             guess_burst: 20.0,
             abandoned_after: Duration::from_secs(15 * 60),
             logins: crate::accounts::limits::LoginLimits::default(),
+            cpu_jobs: Cpu::cores(),
         }
     }
 }
@@ -177,7 +181,7 @@ impl Hub {
     /// A hub over a store. Starts a task that evicts idle rooms (must be called inside a
     /// tokio runtime).
     pub fn new(store: Store, limits: Limits) -> Hub {
-        let cpu = Cpu::per_core();
+        let cpu = Cpu::new(limits.cpu_jobs);
         let (tables_done, results_in) = crate::tournaments::online::TablesDone::channel();
         let hub = Hub {
             store,

@@ -223,6 +223,19 @@ struct AiResult {
     decision: Option<AiMove>,
 }
 
+/// What an AI seat's search tells its room.
+enum AiEvent {
+    /// The search got its CPU slot after waiting `waited_ms` in the queue: the AI's
+    /// clock is given that time back (see [`Room::ai_started`]).
+    Started { ply: usize, waited_ms: i64 },
+    /// The search ended.
+    Done(AiResult),
+}
+
+/// A wait for the CPU shorter than this is given back silently; a longer one is also
+/// shown to the clients at once (a new state with the corrected clocks).
+const SHOWN_WAIT_MS: i64 = 100;
+
 /// The room's state, owned by its task.
 struct Room {
     id: String,
@@ -238,7 +251,10 @@ struct Room {
     guesses: AddressBuckets,
     conns: HashMap<u64, Conn>,
     ai_pending: Option<usize>,
-    ai_tx: mpsc::UnboundedSender<AiResult>,
+    /// Whether the pending AI search has its CPU slot: until then its seat is not on
+    /// the clock (it cannot flag), and the wait is not charged.
+    ai_thinking: bool,
+    ai_tx: mpsc::UnboundedSender<AiEvent>,
     last_active: Instant,
     evicted: bool,
     clock: Option<Clock>,
@@ -290,6 +306,7 @@ pub fn spawn(
         guesses,
         conns: HashMap::new(),
         ai_pending: None,
+        ai_thinking: false,
         ai_tx,
         last_active: Instant::now(),
         evicted: false,
@@ -311,21 +328,30 @@ impl Room {
     async fn run(
         mut self,
         mut rx: mpsc::Receiver<RoomMsg>,
-        mut ai_rx: mpsc::UnboundedReceiver<AiResult>,
+        mut ai_rx: mpsc::UnboundedReceiver<AiEvent>,
     ) {
         self.maybe_start_ai();
         // The room ends only when the hub evicts it (so the hub never hands out the
         // handle of a room that is about to end) or when every handle is gone.
         while !self.evicted {
-            let flag_at = self.clock.as_ref().and_then(Clock::flag_at);
+            // An AI seat waiting for a CPU slot cannot run out of time meanwhile.
+            let waiting_for_cpu = self.ai_pending.is_some() && !self.ai_thinking;
+            let flag_at = self
+                .clock
+                .as_ref()
+                .and_then(Clock::flag_at)
+                .filter(|_| !waiting_for_cpu);
             tokio::select! {
                 msg = rx.recv() => match msg {
                     Some(m) => self.handle(m).await,
                     None => break,
                 },
-                Some(r) = ai_rx.recv() => {
+                Some(e) = ai_rx.recv() => {
                     self.last_active = Instant::now();
-                    self.ai_done(r).await;
+                    match e {
+                        AiEvent::Started { ply, waited_ms } => self.ai_started(ply, waited_ms),
+                        AiEvent::Done(r) => self.ai_done(r).await,
+                    }
                 }
                 () = sleep_until_ms(flag_at) => {
                     self.last_active = Instant::now();
@@ -1257,6 +1283,7 @@ impl Room {
         self.clock = clock;
         // An AI answer computed for a later ply is now stale; ai_done drops it.
         self.ai_pending = None;
+        self.ai_thinking = false;
         self.broadcast(ServerMsg::Undo { ply: last_own }.text());
         self.broadcast_state();
         self.maybe_start_ai();
@@ -1290,14 +1317,21 @@ impl Room {
                 simulations: Some(blokus_ai::mcts::level_simulations(level.get())),
             });
         self.ai_pending = Some(ply);
+        self.ai_thinking = false;
         let game = self.game.clone();
         let tx = self.ai_tx.clone();
         let cpu = self.cpu.clone();
+        let queued_at = now_ms();
         tokio::spawn(async move {
+            let started = tx.clone();
             // A failed search (or a stopping server) gives no decision; ai_done then
             // plays a legal move so the game never stalls.
             let decision = match cpu
-                .run(move |_| game.think(level, rand::random(), budget))
+                .run(move |_| {
+                    let waited_ms = now_ms() - queued_at;
+                    let _ = started.send(AiEvent::Started { ply, waited_ms });
+                    game.think(level, rand::random(), budget)
+                })
                 .await
             {
                 Ok(d) => Some(d),
@@ -1305,8 +1339,28 @@ impl Room {
                 Err(AppError::Busy(_)) => return,
                 Err(_) => None,
             };
-            let _ = tx.send(AiResult { ply, decision });
+            let _ = tx.send(AiEvent::Done(AiResult { ply, decision }));
         });
+    }
+
+    /// The AI's search got its CPU slot: the time its seat waited in the queue (the one
+    /// limiter of CPU-heavy work, shared by every game) is not charged, so its clock
+    /// runs only while it thinks, and a busy server never makes it lose on time.
+    fn ai_started(&mut self, ply: usize, waited_ms: i64) {
+        if self.ai_pending != Some(ply) || self.game.ply() != ply {
+            return; // stale: the game moved on (undo) meanwhile
+        }
+        self.ai_thinking = true;
+        let mover = self.game.player_to_move();
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        if clock.running.is_some_and(|r| Some(r.player) == mover) {
+            clock.shift(waited_ms);
+            if waited_ms >= SHOWN_WAIT_MS {
+                self.broadcast_state();
+            }
+        }
     }
 
     async fn ai_done(&mut self, r: AiResult) {
@@ -1314,6 +1368,7 @@ impl Room {
             return; // stale: the game moved on (undo) meanwhile
         }
         self.ai_pending = None;
+        self.ai_thinking = false;
         let ok = r.decision.is_some_and(|d| self.game.apply_ai(d));
         // A player that fails or errs must not stall the game: fall back to the first
         // legal move (or keep at the pie choice).

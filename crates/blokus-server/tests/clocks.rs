@@ -301,3 +301,55 @@ async fn the_ai_moves_within_its_time() {
     assert_eq!(s["clock"]["running"], 1);
     assert!(ms(&s, 0) > 2_000, "the AI took too long: {s}");
 }
+
+/// With the one CPU slot kept busy by other games' searches, an AI seat on a one-second
+/// clock waits longer than its whole time for the slot, yet does not lose on time: the
+/// wait is not charged, its clock runs only while it thinks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_for_the_cpu_does_not_count_against_the_ai() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = blokus_server::Limits {
+        cpu_jobs: 1,
+        ..Default::default()
+    };
+    let server = TestServer::start_with(dir.path(), limits);
+    // Games of four level-9 AIs (10,000 simulations a move) keep the queue full.
+    let mut hogs = Vec::new();
+    for _ in 0..3 {
+        let ai = json!({"kind": "ai", "level": 9});
+        let (status, created) = post(
+            &server,
+            "/api/games",
+            json!({"variant": "classic", "seats": [ai, ai, ai, ai]}),
+        )
+        .await;
+        assert_eq!(status, 201, "{created}");
+        hogs.push(ws(&server, created["id"].as_str().unwrap()).await);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let t0 = std::time::Instant::now();
+    let (status, created) = post(
+        &server,
+        "/api/games",
+        json!({"variant": "duo", "seats": [{"kind": "ai", "level": 1}, {"kind": "me"}],
+               "clock": {"type": "fischer", "base": 1, "increment": 0}}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let mut a = ws(&server, created["id"].as_str().unwrap()).await;
+    let s = until(&mut a, |m| is_state(m) && m["ply"] == 1).await;
+    let waited = t0.elapsed();
+    assert_eq!(
+        s["over"], false,
+        "the AI lost on time after {waited:?}: {s}"
+    );
+    assert_eq!(s["moves"][0]["colour"], 0, "the AI placed a piece: {s}");
+    assert!(
+        waited > Duration::from_millis(1_200),
+        "the queue was not busy enough to test anything ({waited:?})"
+    );
+    assert_eq!(s["clock"]["running"], 1, "{s}");
+    // It thought for a share of its second; the wait cost it nothing.
+    assert!(ms(&s, 0) > 500, "{s}");
+    drop(hogs);
+}
