@@ -77,8 +77,29 @@ impl Playouts {
         }
     }
 
+    /// Makes `pos` the base of the next simulations (the search's root): every colour's
+    /// legal moves are listed there once, and each [`Playouts::restart`] starts from
+    /// those lists instead of generating them again.
+    pub fn set_base(&mut self, ctx: &Context, pos: &Position) {
+        self.playout.set_base(&ctx.rules, pos);
+    }
+
+    /// Starts a new simulation: from the base set by [`Playouts::set_base`] (the
+    /// positions asked about next must be reached from it by placements), or from any
+    /// position without a base.
+    pub fn restart(&mut self) {
+        self.playout.restart();
+    }
+
+    /// Every legal placement of `colour` in `pos`, from the move lists kept up to date
+    /// since the last [`Playouts::restart`] (for expanding tree nodes on the way down).
+    pub fn legal_moves(&mut self, ctx: &Context, pos: &Position, colour: Colour) -> &[Move] {
+        self.playout.legal_moves(&ctx.rules, pos, colour)
+    }
+
     /// Plays `pos` to the end of the game (the turn bookkeeping of `pos` is not kept up
-    /// to date: only its placements, which is what scoring reads). `recent` are the
+    /// to date: only its placements, which is what scoring reads), going on from the
+    /// move lists since the last [`Playouts::restart`]. `recent` are the
     /// placements (colour, move) that led to `pos`, oldest first (the last few are
     /// used). `on_move(ply, colour, move)` sees every placement; `ply` counts on from
     /// `first_ply`.
@@ -115,7 +136,6 @@ impl Playouts {
                 self.playouts.seq.push((colour.index(), mv));
             }
         }
-        self.playout.begin(&ctx.rules);
         self.seq.clear();
         self.seq.extend_from_slice(recent);
         self.num_recent = 0;
@@ -349,6 +369,7 @@ mod tests {
                 for _ in 0..4 {
                     let mut pos = Position::new(&rules);
                     let mut moves = Vec::new();
+                    playouts.restart();
                     playouts.run(&ctx, &mut pos, &mut rng, 0, &[], |_, c, m| {
                         moves.push((c, m))
                     });
@@ -387,6 +408,7 @@ mod tests {
         for _ in 0..3 {
             let mut pos = game.position().clone();
             let mut placed = [0usize; 4];
+            playouts.restart();
             playouts.run(&ctx, &mut pos, &mut rng, 0, &[], |_, c, _| placed[c] += 1);
             assert_eq!(placed[1], 0, "the colour out of time placed");
             assert!(
@@ -422,6 +444,7 @@ mod tests {
                 recent.push((c, m));
             }
             let c = pos.to_move();
+            playouts.restart();
             playouts.num_recent = 0;
             for &(o, m) in &recent[recent.len().saturating_sub(RECENT)..] {
                 playouts.remember(o.index(), m);

@@ -1,25 +1,42 @@
 //! Uniformly random playouts, fast.
 //!
-//! A move is drawn without listing the legal moves. Let S be the pairs (p, m) where p is
-//! an attach point of the colour and m one of the table's moves of an available piece
-//! covering p and avoiding p's forbidden edge neighbours. A pair is drawn uniformly from
-//! S and kept if m is legal, with probability 1/k where k is the number of attach points
-//! m covers. A legal move appears in S exactly k times (it avoids every forbidden cell, so
-//! it is listed at each attach point it covers), so every legal move is kept with the
-//! same probability: the draw is uniform over the legal moves. After a few misses (a
-//! colour with few or no moves left) the legal moves are enumerated exactly instead; a
-//! colour with none can never move again, which makes automatic passes free.
+//! While most of its candidates are legal, a colour's move is drawn without listing its
+//! legal moves. Let S be the pairs (p, m) where p is an attach point of the colour and m
+//! one of the table's moves of an available piece covering p and avoiding p's forbidden
+//! edge neighbours. A pair is drawn uniformly from S and kept if m is legal, with
+//! probability 1/k where k is the number of attach points m covers. A legal move appears
+//! in S exactly k times (it avoids every forbidden cell, so it is listed at each attach
+//! point it covers), so every legal move is kept with the same probability: the draw is
+//! uniform over the legal moves.
+//!
+//! Legal moves only get rarer as a game goes on. Once the draws for a colour miss too
+//! often, it draws from its list of legal moves for the rest of the playout, kept up to
+//! date incrementally ([`MoveLists`]: from the search's root, not generated again for
+//! every playout). A colour with no legal move can never move again, which makes
+//! automatic passes free. First moves are drawn by rejection from a fixed superset
+//! (every move covering a starting point).
 
 use rand::Rng;
 
 use crate::bitset::CellSet;
+use crate::geometry::GridKind;
 use crate::ids::{ByColour, Colour};
+use crate::movelists::MoveLists;
 use crate::movetable::Move;
 use crate::position::{PieChoice, Position, MAX_COLOURS};
 use crate::rules::Rules;
 
-/// Rejection draws before enumerating the legal moves exactly.
+/// Rejection draws of a first move before enumerating the legal ones exactly.
 const TRIES: usize = 32;
+
+/// Rejection tries per wanted draw after which a colour draws from its move list for
+/// the rest of the playout, on square boards: keeping a list costs about as much as
+/// that many tries (measured with `examples/sims_per_cpu` in Duo and Classic
+/// two-player, at 4 to 32 tries).
+const SWITCH_SQUARE: usize = 8;
+
+/// The same on triangle boards, where each new attach point adds more moves to a list.
+const SWITCH_TRIANGLE: usize = 24;
 
 /// Reusable scratch space for random playouts of one variant. Allocates when built (and
 /// when a buffer first grows); a playout itself does not allocate.
@@ -28,11 +45,13 @@ pub struct Playout {
     points: Vec<(crate::geometry::Cell, usize)>,
     /// Per attach point, the cumulative number of pairs up to and including it.
     cumulative: Vec<u32>,
+    /// Per colour, whether it draws from its move list (else by rejection).
+    listing: ByColour<bool, MAX_COLOURS>,
+    /// Rejection tries per wanted draw after which a colour switches to its list.
+    switch: usize,
     scratch: Vec<Move>,
-    /// Per colour in endgame mode: its exact legal moves when last drawn for, and its
-    /// attach points then. Kept up to date instead of being listed again.
-    endgame: ByColour<Vec<Move>, MAX_COLOURS>,
-    endgame_attach: ByColour<Option<CellSet>, MAX_COLOURS>,
+    /// Every colour's legal moves, kept up to date along the playout.
+    lists: MoveLists,
     /// Per colour, every move that could ever be its first (covers a starting point, or
     /// anything for `Anywhere`): a fixed superset to draw first moves from.
     first_candidates: ByColour<Vec<Move>, MAX_COLOURS>,
@@ -44,9 +63,13 @@ impl Playout {
         Playout {
             points: Vec::with_capacity(128),
             cumulative: Vec::with_capacity(128),
+            listing: ByColour([false; MAX_COLOURS]),
+            switch: match rules.table().geometry().kind() {
+                GridKind::Square => SWITCH_SQUARE,
+                GridKind::Triangle => SWITCH_TRIANGLE,
+            },
             scratch: Vec::with_capacity(4096),
-            endgame: ByColour(Default::default()),
-            endgame_attach: ByColour([None; MAX_COLOURS]),
+            lists: MoveLists::new(),
             first_candidates: ByColour(std::array::from_fn(|c| {
                 first_candidates(rules, Colour::new(c))
             })),
@@ -104,10 +127,32 @@ impl Playout {
         play_out(rules, pos, rng, &mut policy)
     }
 
-    /// Starts a new playout: forgets the endgame lists. Between two `begin`s the
-    /// position given to [`Playout::draw`] may only move forward.
+    /// Starts a new playout from any position: forgets the lists and their base.
+    /// Between two `begin`s (or [`Playout::restart`]s) the positions given to
+    /// [`Playout::draw`] may only move forward.
     pub fn begin(&mut self, _rules: &Rules) {
-        self.endgame_attach = ByColour([None; MAX_COLOURS]);
+        self.lists.clear();
+        self.listing = ByColour([false; MAX_COLOURS]);
+    }
+
+    /// Makes `pos` the base of the next playouts (the root of a tree search): every
+    /// colour's legal moves are listed there once, and each [`Playout::restart`] starts
+    /// from those lists.
+    pub fn set_base(&mut self, rules: &Rules, pos: &Position) {
+        self.lists.set_base(rules, pos);
+    }
+
+    /// Starts a new playout from the base (see [`Playout::set_base`]) or a position
+    /// reached from it by placements; without a base, the same as [`Playout::begin`].
+    pub fn restart(&mut self) {
+        self.lists.restart();
+        self.listing = ByColour([false; MAX_COLOURS]);
+    }
+
+    /// Every legal placement of `colour` in `pos` (ignoring whose turn it is), from the
+    /// lists kept up to date: `pos` follows the same rule as for [`Playout::draw`].
+    pub fn legal_moves(&mut self, rules: &Rules, pos: &Position, colour: Colour) -> &[Move] {
+        self.lists.moves(rules, pos, colour)
     }
 
     /// A uniformly random legal move of `colour`, or `None` if it has none (then, as
@@ -155,13 +200,8 @@ impl Playout {
             pos.legal_moves_into(rules, colour, &mut self.scratch);
             return best.pick_from(&self.scratch, rng);
         }
-        if pos.has_reserved_cells(rules, colour) {
-            pos.legal_moves_into(rules, colour, &mut self.scratch);
-            return best.pick_from(&self.scratch, rng);
-        }
-        if self.endgame_attach[colour].is_some() {
-            self.update_endgame(rules, pos, colour);
-            return best.pick_from(&self.endgame[colour], rng);
+        if self.listing[colour] || pos.has_reserved_cells(rules, colour) {
+            return best.pick_from(self.lists.moves(rules, pos, colour), rng);
         }
         let t = rules.table();
         let forbidden = pos.forbidden(colour);
@@ -179,13 +219,17 @@ impl Playout {
             return None;
         }
         let alt = rules.alternate_contact();
-        for _ in 0..TRIES * draws {
+        let remaining = pos.remaining_pieces(rules, colour);
+        let limit = self.switch * draws;
+        let mut tries = 0;
+        while tries < limit {
+            tries += 1;
             let r = rng.gen_range(0..total);
             let i = self.cumulative.partition_point(|&c| c <= r);
             let (p, status) = self.points[i];
             let k = r - if i == 0 { 0 } else { self.cumulative[i - 1] };
             let m = t.moves_at_status_all(p, status)[k as usize];
-            if pos.remaining(rules, colour, t.piece_of(m)) == 0 {
+            if remaining[t.piece_of(m)] == 0 {
                 continue;
             }
             let info = t.info(m);
@@ -197,51 +241,13 @@ impl Playout {
                 break;
             }
         }
-        if best.found() {
+        if tries < limit {
             return best.get();
         }
-        // Few moves left (or none): list them exactly, then keep the list up to date.
-        let list = &mut self.endgame[colour];
-        pos.legal_moves_into(rules, colour, list);
-        self.endgame_attach[colour] = Some(attach);
-        best.pick_from(list, rng)
-    }
-
-    /// Brings a colour's endgame list up to date. A move legal now that covers an attach
-    /// point the colour already had when the list was made was legal then too (forbidden
-    /// cells and used pieces only accumulate), so it is in the list; only moves at new
-    /// attach points must be added.
-    fn update_endgame(&mut self, rules: &Rules, pos: &Position, colour: Colour) {
-        let t = rules.table();
-        let attach = pos.attach_points(rules, colour);
-        let old = self.endgame_attach[colour].unwrap_or(CellSet::EMPTY);
-        let list = &mut self.endgame[colour];
-        list.retain(|&m| pos.still_legal(rules, colour, m));
-        let fresh = attach.difference(&old);
-        let forbidden = pos.forbidden(colour);
-        let npieces = t.pieces().pieces.len();
-        for p in fresh.iter() {
-            let status = t.edge_status(p, forbidden);
-            for piece in 0..npieces {
-                if pos.remaining(rules, colour, piece) == 0 {
-                    continue;
-                }
-                'moves: for &m in t.moves_at_status(p, piece, status) {
-                    let info = t.info(m);
-                    if info.hits(forbidden) || !pos.still_legal(rules, colour, m) {
-                        continue;
-                    }
-                    for &c in info.cells() {
-                        // Listed already (old attach point) or found at a lower new one.
-                        if old.contains(c) && attach.contains(c) || (c < p && fresh.contains(c)) {
-                            continue 'moves;
-                        }
-                    }
-                    list.push(m);
-                }
-            }
-        }
-        self.endgame_attach[colour] = Some(attach);
+        // Most draws miss now (legal moves only get rarer): the list, from here on.
+        self.listing[colour] = true;
+        let best = Best::new(draws, best.key);
+        best.pick_from(self.lists.moves(rules, pos, colour), rng)
     }
 }
 
@@ -443,10 +449,10 @@ mod tests {
         }
     }
 
-    /// Move by move, every draw is legal, a `None` means no legal move, and endgame lists
+    /// Move by move, every draw is legal, a `None` means no legal move, and the move lists
     /// stay exactly the legal moves.
     #[test]
-    fn draws_are_legal_and_endgame_lists_exact() {
+    fn draws_are_legal_and_move_lists_exact() {
         let mut rng = SmallRng::seed_from_u64(9);
         for id in [
             "duo",
@@ -471,12 +477,12 @@ mod tests {
                         continue;
                     }
                     let drawn = p.draw(&rules, &pos, c, &mut rng);
-                    if p.endgame_attach[c].is_some() {
+                    if !pos.is_over() {
                         let mut exact = pos.legal_moves(&rules, c);
-                        let mut list = p.endgame[c].clone();
+                        let mut list = p.legal_moves(&rules, &pos, c).to_vec();
                         exact.sort();
                         list.sort();
-                        assert_eq!(list, exact, "{id}: endgame list of colour {c:?}");
+                        assert_eq!(list, exact, "{id}: move list of colour {c:?}");
                     }
                     match drawn {
                         Some(m) => {

@@ -215,6 +215,13 @@ impl Position {
         self.remaining[rules.pool(colour)][piece]
     }
 
+    /// Copies left of every piece for a colour, by piece index (entries past the set's
+    /// pieces are 0).
+    #[inline]
+    pub fn remaining_pieces(&self, rules: &Rules, colour: Colour) -> &[u8; MAX_PIECES] {
+        &self.remaining[rules.pool(colour)]
+    }
+
     /// Pieces placed by a colour.
     pub fn pieces_placed(&self, colour: Colour) -> usize {
         self.placed[colour] as usize

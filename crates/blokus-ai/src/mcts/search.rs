@@ -216,6 +216,9 @@ impl Searcher {
                 p.forget_replies();
             }
         }
+        if let Some(p) = self.playouts.as_mut() {
+            p.set_base(ctx, game.position());
+        }
     }
 
     /// The root's children: (action, visits, value sums).
@@ -233,7 +236,11 @@ impl Searcher {
         let root_pos = self.root_pos.clone().expect("set_root first");
         let mut done = 0;
         loop {
-            if limit.deadline.is_some_and(|d| Instant::now() >= d) {
+            // However late, the first simulation runs: it expands the root, whose
+            // children the move is chosen from (a busy machine can stall a thread for
+            // longer than a short thinking time).
+            let root_expanded = self.tree.nodes[self.tree.root as usize].expanded;
+            if root_expanded && limit.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
             let n = limit.claim(chunk);
@@ -282,6 +289,7 @@ impl Searcher {
         self.path.clear();
         self.recent.clear();
         self.recent.extend_from_slice(&self.root_recent);
+        self.playouts.as_mut().expect("set_root first").restart();
         let mut idx = self.tree.root;
         let mut ply = 0usize;
         loop {
@@ -417,11 +425,11 @@ impl Searcher {
             let side = ctx.side_of_mover(pos, colour).index();
             let scorer = MoveScorer::new(ctx, pos);
             self.scratch.clear();
-            let scratch = &mut self.scratch;
-            let _ = pos.for_each_legal::<()>(&ctx.rules, colour, |m| {
-                scratch.push((m, scorer.prior_score(m)));
-                std::ops::ControlFlow::Continue(())
-            });
+            // The move lists the playouts keep up to date from the root.
+            let playouts = self.playouts.as_mut().expect("set_root first");
+            let legal = playouts.legal_moves(ctx, pos, colour);
+            self.scratch
+                .extend(legal.iter().map(|&m| (m, scorer.prior_score(m))));
             prune(ctx, pos, colour.index(), &mut self.scratch);
             if idx == self.tree.root && pos.moves_played() >= 2 && scorer.facing_mirror() {
                 restrict_against_mirror(&scorer, &mut self.scratch);
