@@ -2,20 +2,23 @@
 //! off) at a position given as a file of placements, one per line, in turn order; for
 //! comparing with another engine, or two builds, at the same positions. With RUNS > 1
 //! the search is repeated (fresh each time) and the median is printed too.
-//! `cargo run --release -p blokus-ai --example sims_per_cpu -- duo GAME.txt 16 20000 [RUNS] [RULES]`
-//! (RULES: rule options such as `no_mirror_opening`, for games played without them).
+//! `cargo run --release -p blokus-ai --example sims_per_cpu -- duo GAME.txt 16 20000 [RUNS] [RULES] [THREADS]`
+//! (RULES: rule options such as `no_mirror_opening`, for games played without them, or
+//! `none`; THREADS: search threads, CPU time counted over all of them).
 use blokus_ai::mcts::Params;
 use blokus_ai::{Budget, MctsOptions, MctsPlayer, Player};
 use blokus_core::{Game, RuleOptions, Rules};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: sims_per_cpu VARIANT MOVES_FILE PLACEMENTS SIMULATIONS [RUNS] [RULES]";
+    let usage =
+        "usage: sims_per_cpu VARIANT MOVES_FILE PLACEMENTS SIMULATIONS [RUNS] [RULES] [THREADS]";
     let variant = args.get(1).expect(usage);
     let text = std::fs::read_to_string(args.get(2).expect(usage)).expect("moves file");
     let placements: usize = args.get(3).expect(usage).parse().expect(usage);
     let sims: u64 = args.get(4).expect(usage).parse().expect(usage);
     let runs: usize = args.get(5).map_or(1, |r| r.parse().expect(usage));
+    let threads: usize = args.get(7).map_or(1, |t| t.parse().expect(usage));
     let mut rules = Rules::by_name(variant).expect("variant");
     if let Some(list) = args.get(6) {
         rules.options = RuleOptions::parse_list(list).expect("rule options");
@@ -34,6 +37,7 @@ fn main() {
             MctsOptions {
                 simulations: Some(sims),
                 seed: run as u64,
+                threads,
                 ..Default::default()
             },
             params,

@@ -49,6 +49,23 @@ pub struct Params {
 }
 
 impl Params {
+    /// The value selection compares for a node (before exploration; see [`Node::q`]):
+    /// its mean for the side choosing it, with the prior counted as `prior_weight`
+    /// virtual simulations, blended with its RAVE mean (weight
+    /// `r / (r + n + r·n / rave_equivalence)`).
+    #[inline]
+    pub(crate) fn value(&self, node: &Node) -> f32 {
+        let n = node.n as f32;
+        let q = (node.vsum[node.side as usize] + self.prior_weight * node.prior)
+            / (n + self.prior_weight);
+        if node.rave_n > 0.0 {
+            let beta = node.rave_n / (node.rave_n + n + node.rave_n * n / self.rave_equivalence);
+            (1.0 - beta) * q + beta * (node.rave_w / node.rave_n)
+        } else {
+            q
+        }
+    }
+
     /// How many children (best prior first) a node visited `n` times considers.
     #[inline]
     pub fn widening(&self, n: u32) -> u32 {
@@ -355,6 +372,7 @@ impl Searcher {
             for (sum, v) in node.vsum.iter_mut().zip(values).take(ctx.num_sides) {
                 *sum += v;
             }
+            node.q = self.params.value(node);
             if !node.expanded {
                 continue;
             }
@@ -372,6 +390,7 @@ impl Searcher {
                 {
                     child.rave_n += 1.0;
                     child.rave_w += values[child.side as usize];
+                    child.q = self.params.value(child);
                 }
             }
         }
@@ -392,14 +411,7 @@ impl Searcher {
         let mut best_score = f32::MIN;
         for c in node.open_children(|n| p.widening(n)) {
             let ch = &self.tree.nodes[c];
-            let n = ch.n as f32;
-            let mut q =
-                (ch.vsum[ch.side as usize] + p.prior_weight * ch.prior) / (n + p.prior_weight);
-            if ch.rave_n > 0.0 {
-                let beta = ch.rave_n / (ch.rave_n + n + ch.rave_n * n / p.rave_equivalence);
-                q = (1.0 - beta) * q + beta * (ch.rave_w / ch.rave_n);
-            }
-            let score = q + p.exploration * (log_n / (n + 1.0)).sqrt();
+            let score = ch.q + p.exploration * (log_n / (ch.n as f32 + 1.0)).sqrt();
             if score > best_score {
                 best_score = score;
                 best = c as u32;

@@ -38,6 +38,11 @@ pub struct Node {
     pub rave_n: f32,
     /// Sum of their values for `side`.
     pub rave_w: f32,
+    /// The value selection compares (before exploration): the mean for `side` with the
+    /// prior's virtual simulations, blended with the RAVE mean. Kept up to date by the
+    /// search whenever the statistics change, so that selection, which looks at every
+    /// open child on every visit, does not compute it again.
+    pub q: f32,
 }
 
 impl Node {
@@ -55,6 +60,7 @@ impl Node {
             prior,
             rave_n: 0.0,
             rave_w: 0.0,
+            q: prior,
         }
     }
 
