@@ -163,7 +163,7 @@ pub fn fault(opts: Options, program: &Path, fault: FaultOptions) -> Result<Fault
         let mut server = ServerProcess::start(program, &dir.path().join("data"))?;
         let pid = Arc::new(AtomicU32::new(server.pid()));
         let mut rng = SmallRng::seed_from_u64(opts.seed);
-        let run = Run::start(opts, server.addr(), pid.clone()).await?;
+        let run = Run::start(opts, vec![server.addr()], pid.clone()).await?;
         let mut cycles = Vec::new();
         for cycle in 1..=fault.cycles {
             let wait = if hi > lo { rng.gen_range(lo..=hi) } else { lo };

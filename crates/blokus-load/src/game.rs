@@ -37,8 +37,10 @@ type Ws = WebSocketStream<TcpStream>;
 pub struct Shared {
     /// The run's options.
     pub opts: Options,
-    /// The server.
-    pub server: SocketAddr,
+    /// The servers (several when they share one database): slot `i` creates its games
+    /// on server `i`, and its connection `c` goes to server `i + c` (modulo their
+    /// number), as a reverse proxy spreading users would.
+    pub servers: Vec<SocketAddr>,
     /// Measurements.
     pub stats: Mutex<Stats>,
     /// Announced moves, for the fault checks.
@@ -54,6 +56,11 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// The server for the `i`-th slot or connection.
+    pub fn server_for(&self, i: usize) -> SocketAddr {
+        self.servers[i % self.servers.len()]
+    }
+
     fn stats(&self) -> std::sync::MutexGuard<'_, Stats> {
         self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -127,7 +134,7 @@ pub async fn run_slot(shared: Arc<Shared>, index: usize) {
         GameKind::People
     };
     let source = IpAddr::V4(shared.opts.source_address(index));
-    let Ok(api) = Api::new(shared.server, source) else {
+    let Ok(api) = Api::new(shared.server_for(index), source) else {
         shared.stats().http_error("client");
         return;
     };
@@ -159,7 +166,7 @@ pub async fn run_slot(shared: Arc<Shared>, index: usize) {
         shared.stats().games_started += 1;
         let mut reconnects = 0;
         loop {
-            match play(&shared, &setup, source, &mut rng).await {
+            match play(&shared, &setup, index, source, &mut rng).await {
                 Outcome::Finished => {
                     shared.stats().games_finished += 1;
                     break;
@@ -264,13 +271,19 @@ async fn send(sink: &mut SplitSink<Ws, Message>, msg: &ClientMsg<'_>) -> bool {
 }
 
 /// Plays a game over fresh connections until it ends, stalls, breaks or the run ends.
-async fn play(shared: &Shared, setup: &Setup, source: IpAddr, rng: &mut SmallRng) -> Outcome {
+async fn play(
+    shared: &Shared,
+    setup: &Setup,
+    slot: usize,
+    source: IpAddr,
+    rng: &mut SmallRng,
+) -> Outcome {
     let players = setup.tokens.len();
     let conns = players + shared.opts.spectators;
     let mut sinks = Vec::with_capacity(conns);
     let mut streams = Vec::with_capacity(conns);
     for c in 0..conns {
-        let ws = match connect(shared.server, source, &setup.id).await {
+        let ws = match connect(shared.server_for(slot + c), source, &setup.id).await {
             Ok(ws) => ws,
             Err(_) => {
                 shared.failure(Failure::Ws("cannot connect"));

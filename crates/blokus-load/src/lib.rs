@@ -57,11 +57,11 @@ pub enum Target {
         /// The `blokus` binary.
         program: PathBuf,
     },
-    /// A server already running on this machine.
+    /// Servers already running on this machine (several when they share one database).
     Running {
-        /// Its address (a loopback address).
-        addr: SocketAddr,
-        /// Its process id, for the memory figures.
+        /// Their addresses (loopback addresses), at least one.
+        addrs: Vec<SocketAddr>,
+        /// The first one's process id, for the memory figures.
         pid: Option<u32>,
     },
 }
@@ -77,15 +77,18 @@ pub fn load(opts: Options, target: Target) -> Result<Report, LoadError> {
                 let dir = temp_dir()?;
                 let server = ServerProcess::start(&program, &dir.path().join("data"))?;
                 let (addr, pid) = (server.addr(), server.pid());
-                (Some(dir), Some(server), addr, Some(pid))
+                (Some(dir), Some(server), vec![addr], Some(pid))
             }
-            Target::Running { addr, pid } => {
-                if !addr.ip().is_loopback() {
+            Target::Running { addrs, pid } => {
+                if addrs.is_empty() {
+                    return Err(LoadError::Options("no server to load".into()));
+                }
+                if let Some(addr) = addrs.iter().find(|a| !a.ip().is_loopback()) {
                     return Err(LoadError::Options(format!(
                         "{addr} is not a loopback address: the harness only loads a server on this machine"
                     )));
                 }
-                (None, None, addr, pid)
+                (None, None, addrs, pid)
             }
         };
         let pid = Arc::new(AtomicU32::new(pid.unwrap_or(0)));
@@ -110,11 +113,11 @@ impl Run {
     /// Checks the variant and starts every slot.
     pub(crate) async fn start(
         opts: Options,
-        server: SocketAddr,
+        servers: Vec<SocketAddr>,
         pid: Arc<AtomicU32>,
     ) -> Result<Run, LoadError> {
         validate(&opts)?;
-        let api = Api::new(server, std::net::Ipv4Addr::LOCALHOST.into())
+        let api = Api::new(servers[0], std::net::Ipv4Addr::LOCALHOST.into())
             .map_err(|e| LoadError::Server(e.to_string()))?;
         let players = api
             .variant(&opts.variant)
@@ -125,7 +128,7 @@ impl Run {
         let (stop, stop_rx) = watch::channel(false);
         let started = Instant::now();
         let shared = Arc::new(Shared {
-            server,
+            servers,
             stats: Mutex::new(Stats::default()),
             ledger: ledger::Ledger::default(),
             up: up_rx,

@@ -91,6 +91,22 @@ impl From<rusqlite::Error> for AppError {
     }
 }
 
+impl From<tokio_postgres::Error> for AppError {
+    fn from(e: tokio_postgres::Error) -> Self {
+        // The server's own message says most (e.g. which constraint failed).
+        match e.as_db_error() {
+            Some(db) => AppError::Internal(format!("database: {}", db.message())),
+            None => AppError::Internal(format!("database: {e}")),
+        }
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for AppError {
+    fn from(e: deadpool_postgres::PoolError) -> Self {
+        AppError::Busy(format!("the database cannot be reached: {e}"))
+    }
+}
+
 /// The body of every HTTP error.
 #[derive(Serialize)]
 pub struct ErrorBody<'a> {

@@ -66,6 +66,10 @@ pub fn router(hub: Hub) -> Router {
         .route("/account", get(|| async { assets::file("account.html") }))
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn_with_state(
+            hub.clone(),
+            crate::proxy::route,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
             hub.limits.request_timeout,
             middleware::deadline,
         ))

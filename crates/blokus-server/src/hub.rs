@@ -175,6 +175,9 @@ pub struct Hub {
     pub presence: Presence,
     /// Tells the online tournaments that a table's result is in.
     pub tables_done: crate::tournaments::online::TablesDone,
+    /// With a shared database: forwards requests for games other servers own.
+    pub forwarder: Option<crate::proxy::Forwarder>,
+    stopping: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Hub {
@@ -197,6 +200,8 @@ impl Hub {
             cpu,
             presence: Presence::default(),
             tables_done,
+            forwarder: None,
+            stopping: Arc::default(),
         };
         let timekeeper = hub.clone();
         tokio::spawn(async move {
@@ -235,10 +240,14 @@ impl Hub {
     /// request). The map stays locked meanwhile, so nobody gets an evicted room's handle.
     pub async fn evict_idle(&self, idle: Duration) -> usize {
         let mut rooms = self.rooms.lock().await;
-        Self::evict(&mut rooms, idle).await
+        Self::evict(&self.store, &mut rooms, idle).await
     }
 
-    async fn evict(rooms: &mut HashMap<String, RoomHandle>, idle: Duration) -> usize {
+    async fn evict(
+        store: &Store,
+        rooms: &mut HashMap<String, RoomHandle>,
+        idle: Duration,
+    ) -> usize {
         let mut gone = Vec::new();
         for (id, h) in rooms.iter() {
             let (tx, rx) = oneshot::channel();
@@ -252,6 +261,9 @@ impl Hub {
         }
         for id in &gone {
             rooms.remove(id);
+            // Another server may serve the game from now on. Still under the map's lock,
+            // so this server cannot take the lease again meanwhile.
+            let _ = store.release(id).await;
         }
         gone.len()
     }
@@ -336,11 +348,21 @@ impl Hub {
             }
         }
         self.make_way(&mut rooms).await?;
-        let stored = self
-            .store
-            .load_game(id.to_string())
-            .await?
-            .ok_or_else(|| AppError::NotFound(format!("no game '{id}'")))?;
+        // With a shared database the lease comes first, so no other server changes the
+        // game after it is read.
+        if !self.store.acquire(id).await? {
+            return Err(AppError::Busy(format!(
+                "game {id} is being served by another server; try again"
+            )));
+        }
+        let stored = match self.store.load_game(id.to_string()).await {
+            Ok(Some(g)) => g,
+            other => {
+                let _ = self.store.release(id).await;
+                other?;
+                return Err(AppError::NotFound(format!("no game '{id}'")));
+            }
+        };
         let h = room::spawn(
             stored,
             self.store.clone(),
@@ -360,7 +382,7 @@ impl Hub {
             rooms.retain(|_, h| !h.is_closed());
         }
         if rooms.len() >= self.limits.max_rooms {
-            Self::evict(rooms, Duration::ZERO).await;
+            Self::evict(&self.store, rooms, Duration::ZERO).await;
         }
         if rooms.len() >= self.limits.max_rooms {
             return Err(AppError::Busy(
@@ -380,17 +402,59 @@ impl Hub {
     }
 
     /// Stops the server's work: CPU-heavy jobs first, then every room finishes what it
-    /// is doing (a move being saved is saved), says goodbye to its connections and ends.
+    /// is doing (a move being saved is saved), says goodbye to its connections and ends;
+    /// with a shared database its games are released to the other servers at once.
     pub async fn shutdown(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
         self.cpu.stop();
         // From now on the server is down: a restart does not charge that time.
         let _ = self.store.alive(crate::clock::now_ms()).await;
         let rooms: Vec<RoomHandle> = self.rooms.lock().await.drain().map(|(_, h)| h).collect();
         for h in rooms {
-            let (tx, rx) = oneshot::channel();
-            if h.try_send(RoomMsg::Shutdown { reply: tx }).await.is_ok() {
-                let _ = tokio::time::timeout(Duration::from_secs(5), rx).await;
-            }
+            Self::end_room(h).await;
+        }
+        let _ = self.store.leave().await;
+    }
+
+    /// Asks a room to end, saying goodbye to its connections (they reconnect).
+    async fn end_room(h: RoomHandle) {
+        let (tx, rx) = oneshot::channel();
+        if h.try_send(RoomMsg::Shutdown { reply: tx }).await.is_ok() {
+            let _ = tokio::time::timeout(Duration::from_secs(5), rx).await;
+        }
+    }
+
+    /// Whether the server is stopping.
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(Ordering::Relaxed)
+    }
+
+    /// Whether a game's room is live on this server (without loading it).
+    pub async fn is_live(&self, id: &str) -> bool {
+        self.rooms
+            .lock()
+            .await
+            .get(id)
+            .is_some_and(|h| !h.is_closed())
+    }
+
+    /// Ends the rooms of the games this server no longer owns (another server took them
+    /// over), among those loaded before `asked` (when the list of `owned` games was
+    /// asked for; later ones took their lease after it): their connections are told to
+    /// reconnect and then reach the new owner.
+    pub async fn keep_only(&self, owned: &[String], asked: Instant) {
+        let owned: std::collections::HashSet<&str> = owned.iter().map(String::as_str).collect();
+        let lost: Vec<RoomHandle> = {
+            let mut rooms = self.rooms.lock().await;
+            let ids: Vec<String> = rooms
+                .iter()
+                .filter(|(id, h)| h.started() < asked && !owned.contains(id.as_str()))
+                .map(|(id, _)| id.clone())
+                .collect();
+            ids.iter().filter_map(|id| rooms.remove(id)).collect()
+        };
+        for h in lost {
+            Self::end_room(h).await;
         }
     }
 

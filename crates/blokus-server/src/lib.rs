@@ -1,7 +1,8 @@
 //! The Blokus server: the web app and its HTTP + WebSocket API from one process.
 //!
 //! Each game is a room (one tokio task owning the game, see [`room`]); every action is
-//! validated by `blokus-core`, stored in SQLite ([`store`]) and then broadcast. AI seats
+//! validated by `blokus-core`, stored in SQLite or PostgreSQL ([`store`]) and then
+//! broadcast. AI seats
 //! think on blocking threads. The protocol is documented in `docs/api.md`.
 #![deny(missing_docs)]
 
@@ -11,6 +12,7 @@ pub mod assets;
 pub mod backup;
 pub mod chat;
 pub mod clock;
+pub mod cluster;
 pub mod codec;
 pub mod cpu;
 pub mod cube_view;
@@ -25,6 +27,7 @@ pub mod migrations;
 pub mod names;
 pub mod presence;
 pub mod protocol;
+pub mod proxy;
 pub mod puzzles;
 pub mod ratings;
 pub mod record;
@@ -38,12 +41,11 @@ pub mod variants;
 pub mod view;
 pub mod ws;
 
-use std::io::Write;
-use std::net::SocketAddr;
-use std::path::PathBuf;
-
 pub use error::AppError;
 pub use hub::{Hub, Limits};
+use std::io::Write;
+use std::net::SocketAddr;
+pub use store::Database;
 
 /// Where and how to serve.
 #[derive(Clone, Debug)]
@@ -52,8 +54,11 @@ pub struct Config {
     pub host: String,
     /// Port (0 = any free port).
     pub port: u16,
-    /// Directory of the database (created if missing).
-    pub data: PathBuf,
+    /// Where the games live: SQLite in a data folder, or PostgreSQL.
+    pub database: Database,
+    /// With a shared database: the `http://host:port` address other servers reach this
+    /// one at (default: the address it listens on).
+    pub advertise: Option<String>,
     /// Size and rate limits.
     pub limits: Limits,
 }
@@ -79,12 +84,24 @@ pub async fn serve_until(
     config: Config,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), AppError> {
-    let store = store::Store::open(&config.data)?;
-    // Time while the server was down is not charged to running clocks.
+    let store = store::Store::connect(&config.database).await?;
+    // Time while the server was down is not charged to running clocks (with several
+    // servers on one database: while all of them were down).
     store.resume_clocks(clock::now_ms()).await?;
     let limits = config.limits;
-    let hub = Hub::new(store, limits);
-    tokio::spawn(resume_ai_games(hub.clone()));
+    let mut hub = Hub::new(store, limits);
+    let local = listener
+        .local_addr()
+        .map_err(|e| AppError::Internal(format!("listening address: {e}")))?;
+    if hub.store.is_shared() {
+        let address = cluster::peer_address(local, config.advertise.as_deref())?;
+        // The heartbeat takes over the games where an AI is to move that no server owns.
+        if let Some(c) = cluster::join(&hub, address).await? {
+            hub.forwarder = Some(proxy::Forwarder::new(c));
+        }
+    } else {
+        tokio::spawn(resume_ai_games(hub.clone()));
+    }
     tokio::spawn(analysis::worker(hub.clone()));
     // Rated games that ended just before a crash get their rating now.
     tokio::spawn(ratings::settle_pending(hub.store.clone()));
@@ -148,11 +165,11 @@ pub fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             .await
             .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         let local = listener.local_addr()?;
-        // Open the store before announcing, so a bad data directory fails fast.
-        store::Store::open(&config.data)?;
+        // Open the store before announcing, so a bad database fails fast.
+        store::Store::connect(&config.database).await?;
         println!(
-            "blokus: serving on http://{local}/ (data in {})",
-            config.data.display()
+            "blokus: serving on http://{local}/ ({})",
+            config.database.describe()
         );
         serve_until(listener, config, async {
             let _ = tokio::signal::ctrl_c().await;

@@ -115,9 +115,15 @@ pub enum RoomMsg {
 #[derive(Clone)]
 pub struct RoomHandle {
     tx: mpsc::Sender<RoomMsg>,
+    started: Instant,
 }
 
 impl RoomHandle {
+    /// When the room was loaded.
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
     /// Whether the room task has ended; the hub then reloads it.
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
@@ -321,7 +327,10 @@ pub fn spawn(
         tables_done,
     };
     tokio::spawn(room.run(rx, ai_rx));
-    Ok(RoomHandle { tx })
+    Ok(RoomHandle {
+        tx,
+        started: Instant::now(),
+    })
 }
 
 impl Room {

@@ -1,18 +1,18 @@
-//! Persistence in SQLite: games, their event lists and seat tokens.
+//! Persistence: games, their event lists and seat tokens, tournaments.
 //!
-//! Every change is one transaction, so a crash (even `kill -9`) leaves each game at its
-//! last completed move. The connection lives behind a mutex and is only used from
-//! blocking threads (`spawn_blocking`), never on the async workers.
+//! Two backends keep the same tables (see [`crate::migrations`]): SQLite in a data
+//! folder (the default, embedded) and PostgreSQL (several servers on one database). The
+//! rest of the server only sees [`Store`]; each operation is written once per backend
+//! (`sqlite.rs`, `postgres.rs`) and dispatched here. Every change is one transaction,
+//! so a crash (even `kill -9`) leaves each game at its last completed move.
 
-use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::accounts::{AccountId, Player};
-use crate::chat::{ChatChannel, ChatLine, HISTORY};
+use crate::chat::ChatLine;
 use crate::clock::Clock;
 use crate::error::AppError;
 use crate::rematch::Rematch;
@@ -20,11 +20,17 @@ use crate::seats::{GameStatus, Seat};
 
 pub mod accounts;
 mod analyses;
+mod leases;
+mod postgres;
 pub mod ratings;
+mod sqlite;
 mod tournaments;
 
 pub use accounts::SeatAccount;
 pub use analyses::StoredAnalysis;
+pub use leases::{HEARTBEAT, LEASE};
+pub use postgres::Postgres;
+pub use sqlite::Sqlite;
 pub use tournaments::{StoredTournament, TableGame, TableGameRow, TableLink, TournamentChanges};
 
 /// A game as stored.
@@ -46,7 +52,7 @@ pub struct StoredGame {
     pub created: i64,
     /// The clocks of a timed game.
     pub clock: Option<Clock>,
-    /// The last [`HISTORY`] chat lines of each channel, in order.
+    /// The last [`crate::chat::HISTORY`] chat lines of each channel, in order.
     pub chat: Vec<ChatLine>,
     /// Number of chat lines stored (the next line's number).
     pub chat_count: u64,
@@ -81,23 +87,6 @@ pub struct NewGame {
     pub clock: Option<Clock>,
 }
 
-/// An event to append to a stored game, with the game's state after it.
-#[derive(Clone, Debug)]
-pub struct NewEvent {
-    /// Its number (0-based).
-    pub ply: usize,
-    /// Its text (see [`crate::codec`]).
-    pub event: String,
-    /// The game's status after it.
-    pub status: GameStatus,
-    /// Whether an AI is to move after it.
-    pub ai_to_move: bool,
-    /// The clocks after it (timed games).
-    pub clock: Option<Clock>,
-    /// The result of a tournament table, with the event that ends its game.
-    pub result: Option<(TableLink, blokus_tournament::TableResult)>,
-}
-
 /// A seat a person claims: its index, its new token and the person's account (if
 /// logged in).
 #[derive(Clone, Debug)]
@@ -117,6 +106,23 @@ pub struct NewGameAccounts {
     pub rated: bool,
     /// (seat, account) of the seats accounts play.
     pub accounts: Vec<(usize, AccountId)>,
+}
+
+/// An event to append to a stored game, with the game's state after it.
+#[derive(Clone, Debug)]
+pub struct NewEvent {
+    /// Its number (0-based).
+    pub ply: usize,
+    /// Its text (see [`crate::codec`]).
+    pub event: String,
+    /// The game's status after it.
+    pub status: GameStatus,
+    /// Whether an AI is to move after it.
+    pub ai_to_move: bool,
+    /// The clocks after it (timed games).
+    pub clock: Option<Clock>,
+    /// The result of a tournament table, with the event that ends its game.
+    pub result: Option<(TableLink, blokus_tournament::TableResult)>,
 }
 
 /// One line of the game list.
@@ -142,11 +148,52 @@ pub struct GameSummary {
     pub my_seats: Vec<usize>,
 }
 
+/// Where the games live.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// SQLite in this data folder (created if missing).
+    Sqlite(PathBuf),
+    /// PostgreSQL at this `postgres://` URL.
+    Postgres(String),
+}
+
+impl Database {
+    /// A description for the start-up line, without the password.
+    pub fn describe(&self) -> String {
+        match self {
+            Database::Sqlite(dir) => format!("data in {}", dir.display()),
+            Database::Postgres(url) => {
+                format!("data in PostgreSQL {}", postgres::without_password(url))
+            }
+        }
+    }
+}
+
 /// The database, shared by every room.
 #[derive(Clone)]
 pub struct Store {
-    conn: Arc<Mutex<Connection>>,
+    backend: Backend,
 }
+
+/// The backend behind a [`Store`].
+#[derive(Clone)]
+pub enum Backend {
+    /// SQLite.
+    Sqlite(Sqlite),
+    /// PostgreSQL.
+    Postgres(Postgres),
+}
+
+/// Calls the same operation on whichever backend the store has.
+macro_rules! on_backend {
+    ($store:expr, $op:ident($($arg:expr),*)) => {
+        match &$store.backend {
+            Backend::Sqlite(db) => db.$op($($arg),*).await,
+            Backend::Postgres(db) => db.$op($($arg),*).await,
+        }
+    };
+}
+use on_backend;
 
 /// The database file inside the data folder.
 pub const DB_FILE: &str = "blokus.sqlite3";
@@ -170,43 +217,32 @@ pub(crate) fn now() -> i64 {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database `blokus.sqlite3` in `dir`.
+    /// Opens (creating if needed) the SQLite database `blokus.sqlite3` in `dir`.
     ///
     /// # Errors
     /// If the directory cannot be created or the database cannot be opened.
     pub fn open(dir: &Path) -> Result<Store, AppError> {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            AppError::Internal(format!(
-                "cannot create data directory {}: {e}",
-                dir.display()
-            ))
-        })?;
-        let mut conn = Connection::open(dir.join(DB_FILE))?;
-        // WAL survives a process crash at every committed transaction; NORMAL sync only
-        // risks the last transactions on power loss, which is fine for games.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "busy_timeout", 5000)?;
-        crate::migrations::upgrade(&mut conn)?;
         Ok(Store {
-            conn: Arc::new(Mutex::new(conn)),
+            backend: Backend::Sqlite(Sqlite::open(dir)?),
         })
     }
 
-    /// Runs `f` with the connection on a blocking thread.
-    async fn with<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> Result<T, AppError> + Send + 'static,
-    ) -> Result<T, AppError> {
-        let conn = self.conn.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut guard = conn
-                .lock()
-                .map_err(|_| AppError::Internal("database lock poisoned".into()))?;
-            f(&mut guard)
-        })
-        .await
-        .map_err(|e| AppError::Internal(format!("database task failed: {e}")))?
+    /// Opens either backend, bringing its schema up to date.
+    ///
+    /// # Errors
+    /// If the database cannot be reached, opened or upgraded.
+    pub async fn connect(database: &Database) -> Result<Store, AppError> {
+        match database {
+            Database::Sqlite(dir) => Store::open(dir),
+            Database::Postgres(url) => Ok(Store {
+                backend: Backend::Postgres(Postgres::connect(url).await?),
+            }),
+        }
+    }
+
+    /// The backend (for what only one of them has, such as leases or backups).
+    pub fn backend(&self) -> &Backend {
+        &self.backend
     }
 
     /// Stores a new game with its tokens.
@@ -222,14 +258,7 @@ impl Store {
         game: NewGame,
         players: NewGameAccounts,
     ) -> Result<(), AppError> {
-        self.with(move |c| {
-            let tx = c.transaction()?;
-            insert_game(&tx, &game)?;
-            insert_accounts(&tx, &game.id, &players)?;
-            tx.commit()?;
-            Ok(())
-        })
-        .await
+        on_backend!(self, create_game(game, players))
     }
 
     /// Stores the rematch of game `id` and the new game it created, atomically.
@@ -241,142 +270,29 @@ impl Store {
         players: NewGameAccounts,
     ) -> Result<(), AppError> {
         let json = serde_json::to_string(&rematch).expect("rematch serialises");
-        self.with(move |c| {
-            let tx = c.transaction()?;
-            insert_game(&tx, &game)?;
-            insert_accounts(&tx, &game.id, &players)?;
-            tx.execute(
-                "UPDATE games SET rematch = ?2 WHERE id = ?1",
-                params![id, json],
-            )?;
-            tx.commit()?;
-            Ok(())
-        })
-        .await
+        on_backend!(self, create_rematch(id, json, game, players))
     }
 
     /// Rewrites the rematch of game `id` (who accepted).
     pub async fn set_rematch(&self, id: String, rematch: Rematch) -> Result<(), AppError> {
         let json = serde_json::to_string(&rematch).expect("rematch serialises");
-        self.with(move |c| {
-            c.execute(
-                "UPDATE games SET rematch = ?2 WHERE id = ?1",
-                params![id, json],
-            )?;
-            Ok(())
-        })
-        .await
+        on_backend!(self, set_rematch(id, json))
     }
 
     /// Stores a chat line of game `id` (its number `line.n` must be the next one).
     pub async fn add_chat(&self, id: String, line: ChatLine) -> Result<(), AppError> {
-        self.with(move |c| {
-            c.execute(
-                "INSERT INTO chat(game_id, n, channel, seat, name, text, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    id,
-                    line.n as i64,
-                    line.channel.as_str(),
-                    line.seat.map(|s| s as i64),
-                    line.name,
-                    line.text,
-                    line.at
-                ],
-            )?;
-            Ok(())
-        })
-        .await
+        on_backend!(self, add_chat(id, line))
     }
 
     /// Marks game `id` as changed now (its last connection left a game without moves:
     /// the lobby counts its abandonment from here).
     pub async fn touch(&self, id: String) -> Result<(), AppError> {
-        self.with(move |c| {
-            c.execute(
-                "UPDATE games SET updated = ?2 WHERE id = ?1",
-                params![id, now()],
-            )?;
-            Ok(())
-        })
-        .await
+        on_backend!(self, touch(id))
     }
 
     /// Loads a game with its events and tokens.
     pub async fn load_game(&self, id: String) -> Result<Option<StoredGame>, AppError> {
-        self.with(move |c| {
-            let row = c
-                .query_row(
-                    "SELECT variant, options, seats, created, clock FROM games WHERE id = ?1",
-                    params![id],
-                    |r| {
-                        Ok((
-                            r.get::<_, String>(0)?,
-                            r.get::<_, String>(1)?,
-                            r.get::<_, String>(2)?,
-                            r.get::<_, i64>(3)?,
-                            r.get::<_, Option<String>>(4)?,
-                        ))
-                    },
-                )
-                .optional()?;
-            let Some((variant, options, seats, created, clock)) = row else {
-                return Ok(None);
-            };
-            let seats: Vec<Seat> = serde_json::from_str(&seats)
-                .map_err(|e| AppError::Internal(format!("stored seats of {id}: {e}")))?;
-            let clock: Option<Clock> = clock
-                .map(|c| serde_json::from_str(&c))
-                .transpose()
-                .map_err(|e| AppError::Internal(format!("stored clock of {id}: {e}")))?;
-            let mut st = c.prepare("SELECT event FROM events WHERE game_id = ?1 ORDER BY ply")?;
-            let events = st
-                .query_map(params![id], |r| r.get::<_, String>(0))?
-                .collect::<Result<Vec<_>, _>>()?;
-            let mut st = c.prepare("SELECT token, seat FROM tokens WHERE game_id = ?1")?;
-            let tokens = st
-                .query_map(params![id], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize))
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            let (chat, chat_count) = load_chat(c, &id)?;
-            let rematch: Option<String> = c.query_row(
-                "SELECT rematch FROM games WHERE id = ?1",
-                params![id],
-                |r| r.get(0),
-            )?;
-            let rematch = rematch
-                .map(|j| serde_json::from_str::<Rematch>(&j))
-                .transpose()
-                .map_err(|e| AppError::Internal(format!("stored rematch of {id}: {e}")))?;
-            let tournament = tournaments::link_of_game(c, &id)?;
-            let accounts = accounts::load_seat_accounts(c, &id)?;
-            let rated = c
-                .query_row(
-                    "SELECT 1 FROM rated_games WHERE game_id = ?1",
-                    params![id],
-                    |_| Ok(()),
-                )
-                .optional()?
-                .is_some();
-            Ok(Some(StoredGame {
-                id,
-                variant,
-                options,
-                seats,
-                events,
-                tokens,
-                created,
-                clock,
-                chat,
-                chat_count,
-                rematch,
-                tournament,
-                rated,
-                accounts,
-            }))
-        })
-        .await
+        on_backend!(self, load_game(id))
     }
 
     /// Appends the event number `ply` (0-based) and sets the game's status, whether
@@ -384,43 +300,7 @@ impl Store {
     /// carries the table's result, entered in the same transaction; answers whether it
     /// was entered.
     pub async fn append_event(&self, id: String, new: NewEvent) -> Result<bool, AppError> {
-        let NewEvent {
-            ply,
-            event,
-            status,
-            ai_to_move,
-            clock,
-            result,
-        } = new;
-        let (clock, flag_at) = clock_columns(clock.as_ref());
-        self.with(move |c| {
-            let tx = c.transaction()?;
-            tx.execute(
-                "INSERT INTO events(game_id, ply, event) VALUES (?1, ?2, ?3)",
-                params![id, ply as i64, event],
-            )?;
-            tx.execute(
-                "UPDATE games SET status = ?2, plies = ?3, updated = ?4, ai_to_move = ?5,
-                                  clock = ?6, flag_at = ?7
-                 WHERE id = ?1",
-                params![
-                    id,
-                    status,
-                    ply as i64 + 1,
-                    now(),
-                    ai_to_move,
-                    clock,
-                    flag_at
-                ],
-            )?;
-            let entered = match result {
-                Some((link, result)) => tournaments::enter_game_result(&tx, &link, result)?,
-                None => false,
-            };
-            tx.commit()?;
-            Ok(entered)
-        })
-        .await
+        on_backend!(self, append_event(id, new))
     }
 
     /// Removes the events from `ply` on (undo) and sets the status, whether an AI is
@@ -433,23 +313,7 @@ impl Store {
         ai_to_move: bool,
         clock: Option<Clock>,
     ) -> Result<(), AppError> {
-        let (clock, flag_at) = clock_columns(clock.as_ref());
-        self.with(move |c| {
-            let tx = c.transaction()?;
-            tx.execute(
-                "DELETE FROM events WHERE game_id = ?1 AND ply >= ?2",
-                params![id, ply as i64],
-            )?;
-            tx.execute(
-                "UPDATE games SET status = ?2, plies = ?3, updated = ?4, ai_to_move = ?5,
-                                  clock = ?6, flag_at = ?7
-                 WHERE id = ?1",
-                params![id, status, ply as i64, now(), ai_to_move, clock, flag_at],
-            )?;
-            tx.commit()?;
-            Ok(())
-        })
-        .await
+        on_backend!(self, truncate_events(id, ply, status, ai_to_move, clock))
     }
 
     /// Gives a seat to a person, names seats or takes a reserved seat: stores the new
@@ -465,132 +329,39 @@ impl Store {
         ai_to_move: bool,
         clock: Option<Clock>,
     ) -> Result<(), AppError> {
-        let seats_json = serde_json::to_string(&seats).expect("seats serialise");
-        let (clock, flag_at) = clock_columns(clock.as_ref());
-        self.with(move |c| {
-            let tx = c.transaction()?;
-            if let Some(claim) = claim {
-                tx.execute(
-                    "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
-                    params![claim.token, id, claim.seat as i64],
-                )?;
-                if let Some(account) = claim.account {
-                    tx.execute(
-                        "INSERT INTO seat_accounts(game_id, seat, account_id) VALUES (?1, ?2, ?3)",
-                        params![id, claim.seat as i64, account.account.0],
-                    )?;
-                }
-            }
-            tx.execute(
-                "UPDATE games SET seats = ?2, status = ?3, updated = ?4, ai_to_move = ?5,
-                                  clock = ?6, flag_at = ?7
-                 WHERE id = ?1",
-                params![id, seats_json, status, now(), ai_to_move, clock, flag_at],
-            )?;
-            tx.commit()?;
-            Ok(())
-        })
-        .await
-    }
-
-    /// Every game where an AI is to move, oldest change first (to resume them after a
-    /// restart).
-    pub async fn ai_to_move(&self) -> Result<Vec<String>, AppError> {
-        self.with(|c| {
-            let mut st = c.prepare("SELECT id FROM games WHERE ai_to_move = 1 ORDER BY updated")?;
-            let ids = st
-                .query_map([], |r| r.get::<_, String>(0))?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(ids)
-        })
-        .await
+        on_backend!(
+            self,
+            update_seats(id, claim, seats, status, ai_to_move, clock)
+        )
     }
 
     /// Games whose running clock reaches zero by `at` (unix ms), soonest first: their
     /// rooms are loaded so the time out is recorded even when nobody watches.
     pub async fn clocks_due(&self, at: i64) -> Result<Vec<String>, AppError> {
-        self.with(move |c| {
-            let mut st = c.prepare(
-                "SELECT id FROM games WHERE flag_at IS NOT NULL AND flag_at <= ?1
-                 ORDER BY flag_at LIMIT 100",
-            )?;
-            let ids = st
-                .query_map(params![at], |r| r.get::<_, String>(0))?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(ids)
-        })
-        .await
+        on_backend!(self, clocks_due(at))
     }
 
     /// Records that the server runs at `now` (unix ms).
     pub async fn alive(&self, now: i64) -> Result<(), AppError> {
-        self.with(move |c| {
-            c.execute(
-                "INSERT INTO server_alive(id, at) VALUES (1, ?1)
-                 ON CONFLICT(id) DO UPDATE SET at = excluded.at",
-                params![now],
-            )?;
-            Ok(())
-        })
-        .await
+        on_backend!(self, alive(now))
     }
 
-    /// At start: moves every running clock on by the time since the server was last
-    /// known to run, so time while it was down is not charged; returns that time (ms).
+    /// At start: moves every running clock on by the time since the server (with
+    /// several on one database: any of them) was last known to run, so time while it
+    /// was down is not charged; returns that time (ms).
     pub async fn resume_clocks(&self, now: i64) -> Result<i64, AppError> {
-        self.with(move |c| {
-            let tx = c.transaction()?;
-            let last: Option<i64> = tx
-                .query_row("SELECT at FROM server_alive WHERE id = 1", [], |r| r.get(0))
-                .optional()?;
-            let down = last.map_or(0, |at| (now - at).max(0));
-            if down > 0 {
-                let rows = {
-                    let mut st =
-                        tx.prepare("SELECT id, clock FROM games WHERE flag_at IS NOT NULL")?;
-                    let rows = st
-                        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
-                        .collect::<Result<Vec<_>, _>>()?;
-                    rows
-                };
-                for (id, text) in rows {
-                    // A clock that cannot be read is left alone; loading the game says why.
-                    let Ok(mut clock) = serde_json::from_str::<Clock>(&text) else {
-                        continue;
-                    };
-                    clock.shift(down);
-                    let (clock, flag_at) = clock_columns(Some(&clock));
-                    tx.execute(
-                        "UPDATE games SET clock = ?2, flag_at = ?3 WHERE id = ?1",
-                        params![id, clock, flag_at],
-                    )?;
-                }
-            }
-            tx.execute(
-                "INSERT INTO server_alive(id, at) VALUES (1, ?1)
-                 ON CONFLICT(id) DO UPDATE SET at = excluded.at",
-                params![now],
-            )?;
-            tx.commit()?;
-            Ok(down)
-        })
-        .await
+        on_backend!(self, resume_clocks(now))
+    }
+
+    /// Every game where an AI is to move, oldest change first (to resume them after a
+    /// restart).
+    pub async fn ai_to_move(&self) -> Result<Vec<String>, AppError> {
+        on_backend!(self, ai_to_move())
     }
 
     /// Removes a game with its events and tokens (a creation that could not start).
     pub async fn delete_game(&self, id: String) -> Result<(), AppError> {
-        self.with(move |c| {
-            let tx = c.transaction()?;
-            tx.execute("DELETE FROM events WHERE game_id = ?1", params![id])?;
-            tx.execute("DELETE FROM tokens WHERE game_id = ?1", params![id])?;
-            tx.execute("DELETE FROM chat WHERE game_id = ?1", params![id])?;
-            tx.execute("DELETE FROM seat_accounts WHERE game_id = ?1", params![id])?;
-            tx.execute("DELETE FROM rated_games WHERE game_id = ?1", params![id])?;
-            tx.execute("DELETE FROM games WHERE id = ?1", params![id])?;
-            tx.commit()?;
-            Ok(())
-        })
-        .await
+        on_backend!(self, delete_game(id))
     }
 
     /// The most recently changed games of a status.
@@ -599,17 +370,7 @@ impl Store {
         status: GameStatus,
         limit: usize,
     ) -> Result<Vec<GameSummary>, AppError> {
-        self.with(move |c| {
-            let mut st = c.prepare(
-                "SELECT id, variant, status, seats, plies, updated, clock FROM games
-                 WHERE status = ?1 ORDER BY updated DESC LIMIT ?2",
-            )?;
-            let rows = st
-                .query_map(params![status, limit as i64], summary_row)?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
-        })
-        .await
+        on_backend!(self, list(status, limit))
     }
 
     /// The most recently changed running games, without those that look abandoned: no
@@ -621,35 +382,7 @@ impl Store {
         cutoff: i64,
         present: Vec<String>,
     ) -> Result<Vec<GameSummary>, AppError> {
-        self.with(move |c| {
-            let mut st = c.prepare(
-                "SELECT id, variant, status, seats, plies, updated, clock FROM games
-                 WHERE status = ?1 AND (plies > 0 OR updated >= ?3)
-                 ORDER BY updated DESC LIMIT ?2",
-            )?;
-            let mut rows = st
-                .query_map(
-                    params![GameStatus::Running, limit as i64, cutoff],
-                    summary_row,
-                )?
-                .collect::<Result<Vec<_>, _>>()?;
-            let mut one = c.prepare(
-                "SELECT id, variant, status, seats, plies, updated, clock FROM games
-                 WHERE id = ?1 AND status = ?2 AND plies = 0 AND updated < ?3",
-            )?;
-            for id in &present {
-                if let Some(g) = one
-                    .query_row(params![id, GameStatus::Running, cutoff], summary_row)
-                    .optional()?
-                {
-                    rows.push(g);
-                }
-            }
-            rows.sort_by_key(|g| std::cmp::Reverse(g.updated));
-            rows.truncate(limit);
-            Ok(rows)
-        })
-        .await
+        on_backend!(self, list_running(limit, cutoff, present))
     }
 
     /// Games holding any of `tokens`, most recent first, with the seats they hold.
@@ -658,132 +391,8 @@ impl Store {
         tokens: Vec<String>,
         limit: usize,
     ) -> Result<Vec<GameSummary>, AppError> {
-        self.with(move |c| {
-            let mut out: Vec<GameSummary> = Vec::new();
-            let mut seat_st = c.prepare("SELECT game_id, seat FROM tokens WHERE token = ?1")?;
-            let mut game_st = c.prepare(
-                "SELECT id, variant, status, seats, plies, updated, clock FROM games WHERE id = ?1",
-            )?;
-            for t in &tokens {
-                let hit = seat_st
-                    .query_row(params![t], |r| {
-                        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
-                    })
-                    .optional()?;
-                let Some((gid, seat)) = hit else { continue };
-                if let Some(s) = out.iter_mut().find(|s| s.id == gid) {
-                    s.my_seats.push(seat as usize);
-                    continue;
-                }
-                if let Some(mut s) = game_st.query_row(params![gid], summary_row).optional()? {
-                    s.my_seats.push(seat as usize);
-                    out.push(s);
-                }
-            }
-            out.sort_by_key(|s| std::cmp::Reverse(s.updated));
-            out.truncate(limit);
-            Ok(out)
-        })
-        .await
+        on_backend!(self, mine(tokens, limit))
     }
-}
-
-/// Inserts a game with its tokens (inside the caller's transaction).
-fn insert_game(tx: &rusqlite::Transaction<'_>, game: &NewGame) -> Result<(), AppError> {
-    let seats_json = serde_json::to_string(&game.seats).expect("seats serialise");
-    let (clock, flag_at) = clock_columns(game.clock.as_ref());
-    let t = now();
-    tx.execute(
-        "INSERT INTO games(id, variant, options, seats, status, plies, created, updated,
-                           ai_to_move, clock, flag_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?6, ?7, ?8, ?9)",
-        params![
-            game.id,
-            game.variant,
-            game.options,
-            seats_json,
-            game.status,
-            t,
-            game.ai_to_move,
-            clock,
-            flag_at
-        ],
-    )?;
-    for (token, seat) in &game.tokens {
-        tx.execute(
-            "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
-            params![token, game.id, *seat as i64],
-        )?;
-    }
-    Ok(())
-}
-
-/// Stores which accounts play a new game's seats and whether it is rated (inside the
-/// caller's transaction).
-fn insert_accounts(
-    tx: &rusqlite::Transaction<'_>,
-    id: &str,
-    players: &NewGameAccounts,
-) -> Result<(), AppError> {
-    for (seat, account) in &players.accounts {
-        tx.execute(
-            "INSERT INTO seat_accounts(game_id, seat, account_id) VALUES (?1, ?2, ?3)",
-            params![id, *seat as i64, account.0],
-        )?;
-    }
-    if players.rated {
-        Store::mark_rated(tx, id)?;
-    }
-    Ok(())
-}
-
-/// The last [`HISTORY`] lines of each chat channel of a game, in order, and the number
-/// of lines stored.
-fn load_chat(c: &Connection, id: &str) -> Result<(Vec<ChatLine>, u64), AppError> {
-    let count: i64 = c.query_row(
-        "SELECT COALESCE(MAX(n) + 1, 0) FROM chat WHERE game_id = ?1",
-        params![id],
-        |r| r.get(0),
-    )?;
-    let mut st = c.prepare(
-        "SELECT n, channel, seat, name, text, at FROM chat
-         WHERE game_id = ?1 AND channel = ?2 ORDER BY n DESC LIMIT ?3",
-    )?;
-    let mut lines = Vec::new();
-    for channel in ChatChannel::ALL {
-        let rows = st.query_map(params![id, channel.as_str(), HISTORY as i64], |r| {
-            Ok(ChatLine {
-                n: r.get::<_, i64>(0)? as u64,
-                channel,
-                seat: r.get::<_, Option<i64>>(2)?.map(|s| s as usize),
-                name: r.get(3)?,
-                text: r.get(4)?,
-                at: r.get(5)?,
-            })
-        })?;
-        for row in rows {
-            lines.push(row?);
-        }
-    }
-    lines.sort_by_key(|l| l.n);
-    Ok((lines, count as u64))
-}
-
-pub(crate) fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
-    let seats: String = r.get(3)?;
-    Ok(GameSummary {
-        id: r.get(0)?,
-        variant: r.get(1)?,
-        status: r.get(2)?,
-        seats: serde_json::from_str(&seats).unwrap_or_default(),
-        plies: r.get(4)?,
-        updated: r.get(5)?,
-        clock: r
-            .get::<_, Option<String>>(6)?
-            .and_then(|c| serde_json::from_str::<Clock>(&c).ok())
-            .map(|c| c.control.label()),
-        my_seats: Vec::new(),
-    })
 }
 
 #[cfg(test)]
@@ -791,6 +400,7 @@ mod tests {
     use super::*;
     use crate::seats::GameStatus::Running;
     use crate::seats::SeatKind;
+    use rusqlite::Connection;
 
     /// The schema exactly as the release before schema versions created it (no
     /// `user_version`), with a game of two moves.
@@ -836,7 +446,10 @@ INSERT INTO tokens VALUES('0123456789abcdef0123456789abcdef', '00112233445566aa'
         }
         let store = Store::open(dir.path()).unwrap();
         {
-            let conn = store.conn.lock().unwrap();
+            let Backend::Sqlite(db) = store.backend() else {
+                unreachable!()
+            };
+            let conn = db.conn.lock().unwrap();
             assert_eq!(
                 crate::migrations::version(&conn).unwrap(),
                 crate::migrations::latest()

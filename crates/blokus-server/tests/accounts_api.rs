@@ -758,7 +758,9 @@ async fn a_rated_game_between_accounts_is_rated_once_also_across_a_crash() {
     assert_eq!(again["ratings"], profile["ratings"]);
     assert_eq!(again["history"].as_array().unwrap().len(), 1);
     drop(server);
-    let store = blokus_server::store::Store::open(dir.path()).unwrap();
+    let store = blokus_server::store::Store::connect(&database_for(dir.path()))
+        .await
+        .unwrap();
     assert_eq!(
         store.settle_game(id).await.unwrap(),
         blokus_server::ratings::Settlement::AlreadySettled

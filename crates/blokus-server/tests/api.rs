@@ -271,7 +271,7 @@ async fn games_survive_a_crash_of_the_server() {
     server.kill();
 
     let server = TestServer::start(dir.path());
-    let (status, after) = get(&server, &format!("/api/games/{id}")).await;
+    let (status, after) = get_when_served(&server, &format!("/api/games/{id}")).await;
     assert_eq!(status, 200);
     assert_eq!(after["moves"], before["moves"]);
     assert_eq!(after["owners"], before["owners"]);

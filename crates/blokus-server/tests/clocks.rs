@@ -242,6 +242,13 @@ async fn with_four_players_the_player_out_of_time_passes_and_the_game_goes_on() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kill_keeps_the_clocks_and_downtime_is_not_charged() {
+    if on_postgres() {
+        // There a server restarted at another address (as here) waits for the dead
+        // one's leases, and a peer's fresh heartbeat means the clocks were kept: the
+        // takeover is tested by crates/blokus-cli/tests/cli_serve_postgres.rs.
+        eprintln!("skipped on PostgreSQL: single-server restart semantics");
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
     let created = hotseat_game(

@@ -212,7 +212,7 @@ async fn a_person_plays_a_whole_3d_game_against_the_ai_across_a_crash() {
 
     // After a crash the game is there, and play goes on to the end.
     let server = TestServer::start(dir.path());
-    let (status, after) = get(&server, &format!("/api/games/{id}")).await;
+    let (status, after) = get_when_served(&server, &format!("/api/games/{id}")).await;
     assert_eq!(status, 200);
     assert_eq!(after["cubes"], before["cubes"]);
     assert_eq!(after["moves"], before["moves"]);

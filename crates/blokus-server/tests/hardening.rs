@@ -420,7 +420,7 @@ async fn every_game_where_the_ai_is_to_move_goes_on_after_a_crash() {
     let mut ai_games = Vec::new();
     {
         {
-            let store = Store::open(dir.path()).unwrap();
+            let store = Store::connect(&database_for(dir.path())).await.unwrap();
             // The AI (Blue) is to move in these, written first...
             for _ in 0..240 {
                 let id = new_game_id();
@@ -460,7 +460,7 @@ async fn every_game_where_the_ai_is_to_move_goes_on_after_a_crash() {
     }
     let server = TestServer::start(dir.path());
     let deadline = Instant::now() + Duration::from_secs(120);
-    let store = Store::open(dir.path()).unwrap();
+    let store = Store::connect(&database_for(dir.path())).await.unwrap();
     for id in &ai_games {
         loop {
             let g = store.load_game(id.clone()).await.unwrap().unwrap();

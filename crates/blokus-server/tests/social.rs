@@ -176,6 +176,7 @@ async fn names_and_two_chat_channels_survive_a_crash() {
     drop((a, b, b2, sp));
     server.kill();
     let server = TestServer::start(dir.path());
+    get_when_served(&server, &format!("/api/games/{id}")).await;
     let mut a = ws(&server, &id).await;
     send(&mut a, json!({"type": "join", "token": t0})).await;
     let h = until(&mut a, |m| {

@@ -168,7 +168,7 @@ async fn an_online_event_plays_to_its_standings_through_a_kill() {
     let (_, before) = get(&server, &format!("/api/games/{first}")).await;
     server.kill();
     let server = fast_server(dir.path());
-    let (_, after) = get(&server, &format!("/api/games/{first}")).await;
+    let (_, after) = get_when_served(&server, &format!("/api/games/{first}")).await;
     // No move lost (an AI may have answered since, after the restart).
     let (b, a) = (
         before["moves"].as_array().unwrap(),

@@ -47,9 +47,11 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Load a server that is already running (a loopback address such as
-    /// 127.0.0.1:8080) instead of starting one.
+    /// 127.0.0.1:8080) instead of starting one. Repeat it for several servers sharing
+    /// one database: each slot creates its games on one and spreads its connections
+    /// over all of them.
     #[arg(long, conflicts_with = "fault")]
-    pub server: Option<SocketAddr>,
+    pub server: Vec<SocketAddr>,
     /// Process id of that server, for its memory figures.
     #[arg(long, requires = "server")]
     pub server_pid: Option<u32>,
@@ -139,12 +141,13 @@ pub fn run(args: Args) -> CmdResult {
         }
         return Ok(());
     }
-    let target = match args.server {
-        Some(addr) => Target::Running {
-            addr,
+    let target = if args.server.is_empty() {
+        Target::Spawn { program }
+    } else {
+        Target::Running {
+            addrs: args.server,
             pid: args.server_pid,
-        },
-        None => Target::Spawn { program },
+        }
     };
     let report = blokus_load::load(opts, target)?;
     print(&report, args.json)

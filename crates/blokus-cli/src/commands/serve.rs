@@ -20,6 +20,24 @@ pub struct Args {
     /// the lobby's list (it stays playable by its link).
     #[arg(long, default_value_t = 15.0, value_name = "MINUTES")]
     pub abandoned_after: f64,
+    /// Keep the games in PostgreSQL instead of the data directory, e.g.
+    /// postgres://user:pass@127.0.0.1/blokus (several servers may share it; see
+    /// docs/deploy.md).
+    #[arg(long, value_name = "URL", value_parser = postgres_url)]
+    pub database: Option<String>,
+    /// With --database: the address the other servers reach this one at, e.g.
+    /// http://10.0.0.5:8080 (default: the listening address; required with 0.0.0.0).
+    #[arg(long, value_name = "URL", requires = "database")]
+    pub advertise: Option<String>,
+}
+
+/// Accepts only `postgres://` and `postgresql://` URLs.
+fn postgres_url(arg: &str) -> Result<String, String> {
+    if arg.starts_with("postgres://") || arg.starts_with("postgresql://") {
+        Ok(arg.to_string())
+    } else {
+        Err("expected a PostgreSQL URL: postgres://user:password@host[:port]/database".into())
+    }
 }
 
 /// Serves until Ctrl-C.
@@ -34,7 +52,11 @@ pub fn run(args: Args) -> CmdResult {
     blokus_server::run(blokus_server::Config {
         host: args.host,
         port: args.port,
-        data: args.data,
+        database: match args.database {
+            Some(url) => blokus_server::Database::Postgres(url),
+            None => blokus_server::Database::Sqlite(args.data),
+        },
+        advertise: args.advertise,
         limits: blokus_server::Limits {
             abandoned_after: std::time::Duration::from_secs_f64(minutes * 60.0),
             ..blokus_server::Limits::default()

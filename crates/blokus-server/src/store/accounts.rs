@@ -1,8 +1,10 @@
 //! Accounts, sessions and the seats accounts play, in the database.
 
 use rusqlite::{params, Connection, OptionalExtension};
+use tokio_postgres::GenericClient;
 
-use super::{now, summary_row, GameSummary, Store};
+use super::sqlite::summary_row;
+use super::{now, on_backend, Backend, GameSummary, Postgres, Sqlite, Store};
 use crate::accounts::AccountId;
 use crate::error::AppError;
 use crate::names::DisplayName;
@@ -167,6 +169,93 @@ impl Store {
         session: NewSession,
         tokens: Vec<String>,
     ) -> Result<(AccountId, Vec<(String, usize)>), AppError> {
+        on_backend!(
+            self,
+            create_account(name, name_key, password_hash, session, tokens)
+        )
+    }
+
+    /// The credentials of the account with this name key, if any.
+    pub async fn credentials(&self, name_key: String) -> Result<Option<Credentials>, AppError> {
+        on_backend!(self, credentials(name_key))
+    }
+
+    /// Starts a session for an account, ending the one the browser had (`old`, a hash):
+    /// each login gets a fresh secret.
+    pub async fn start_session(
+        &self,
+        account: AccountId,
+        session: NewSession,
+        old: Option<String>,
+    ) -> Result<(), AppError> {
+        on_backend!(self, start_session(account, session, old))
+    }
+
+    /// The live session with this hash.
+    pub async fn session(&self, id_hash: String) -> Result<Option<SessionRow>, AppError> {
+        on_backend!(self, session(id_hash))
+    }
+
+    /// Ends a session.
+    pub async fn end_session(&self, id_hash: String) -> Result<(), AppError> {
+        on_backend!(self, end_session(id_hash))
+    }
+
+    /// Sets a new password hash, ends every session of the account (other devices are
+    /// logged out) and starts a new one for this browser.
+    pub async fn change_password(
+        &self,
+        account: AccountId,
+        password_hash: String,
+        session: NewSession,
+    ) -> Result<(), AppError> {
+        on_backend!(self, change_password(account, password_hash, session))
+    }
+
+    /// The public facts of the account with this name (any case).
+    pub async fn account(&self, name_key: String) -> Result<Option<AccountInfo>, AppError> {
+        on_backend!(self, account(name_key))
+    }
+
+    /// The games an account plays or played, most recently changed first.
+    pub async fn account_games(
+        &self,
+        account: AccountId,
+        limit: usize,
+    ) -> Result<Vec<AccountGame>, AppError> {
+        on_backend!(self, account_games(account, limit))
+    }
+
+    /// The seat tokens of an account's games that are not finished (so a logged-in
+    /// device can go on playing them): (game id, seat, token).
+    pub async fn account_tokens(
+        &self,
+        account: AccountId,
+    ) -> Result<Vec<(String, usize, String)>, AppError> {
+        on_backend!(self, account_tokens(account))
+    }
+
+    /// The accounts playing seats of a game (guests and the AI have none).
+    pub async fn seat_accounts(&self, game_id: String) -> Result<Vec<SeatAccount>, AppError> {
+        on_backend!(self, seat_accounts(game_id))
+    }
+}
+
+impl Sqlite {
+    /// Creates an account with its first session, and attaches the seats of the guest
+    /// tokens given (the games this device played before signing up). Returns the
+    /// account and the (game, seat) pairs attached.
+    ///
+    /// # Errors
+    /// [`AppError::Conflict`] when the name is taken (in any case).
+    async fn create_account(
+        &self,
+        name: String,
+        name_key: String,
+        password_hash: String,
+        session: NewSession,
+        tokens: Vec<String>,
+    ) -> Result<(AccountId, Vec<(String, usize)>), AppError> {
         self.with(move |c| {
             let tx = c.transaction()?;
             let taken: bool = tx
@@ -197,7 +286,7 @@ impl Store {
     }
 
     /// The credentials of the account with this name key, if any.
-    pub async fn credentials(&self, name_key: String) -> Result<Option<Credentials>, AppError> {
+    async fn credentials(&self, name_key: String) -> Result<Option<Credentials>, AppError> {
         self.with(move |c| {
             Ok(c.query_row(
                 "SELECT id, name, password_hash FROM accounts WHERE name_key = ?1",
@@ -217,7 +306,7 @@ impl Store {
 
     /// Starts a session for an account, ending the one the browser had (`old`, a hash):
     /// each login gets a fresh secret.
-    pub async fn start_session(
+    async fn start_session(
         &self,
         account: AccountId,
         session: NewSession,
@@ -238,7 +327,7 @@ impl Store {
     }
 
     /// The live session with this hash.
-    pub async fn session(&self, id_hash: String) -> Result<Option<SessionRow>, AppError> {
+    async fn session(&self, id_hash: String) -> Result<Option<SessionRow>, AppError> {
         self.with(move |c| {
             Ok(c.query_row(
                 "SELECT s.account_id, a.name, s.csrf FROM sessions s
@@ -259,7 +348,7 @@ impl Store {
     }
 
     /// Ends a session.
-    pub async fn end_session(&self, id_hash: String) -> Result<(), AppError> {
+    async fn end_session(&self, id_hash: String) -> Result<(), AppError> {
         self.with(move |c| {
             c.execute("DELETE FROM sessions WHERE id_hash = ?1", params![id_hash])?;
             Ok(())
@@ -269,7 +358,7 @@ impl Store {
 
     /// Sets a new password hash, ends every session of the account (other devices are
     /// logged out) and starts a new one for this browser.
-    pub async fn change_password(
+    async fn change_password(
         &self,
         account: AccountId,
         password_hash: String,
@@ -293,7 +382,7 @@ impl Store {
     }
 
     /// The public facts of the account with this name (any case).
-    pub async fn account(&self, name_key: String) -> Result<Option<AccountInfo>, AppError> {
+    async fn account(&self, name_key: String) -> Result<Option<AccountInfo>, AppError> {
         self.with(move |c| {
             Ok(c.query_row(
                 "SELECT id, name, created FROM accounts WHERE name_key = ?1",
@@ -312,7 +401,7 @@ impl Store {
     }
 
     /// The games an account plays or played, most recently changed first.
-    pub async fn account_games(
+    async fn account_games(
         &self,
         account: AccountId,
         limit: usize,
@@ -345,7 +434,7 @@ impl Store {
 
     /// The seat tokens of an account's games that are not finished (so a logged-in
     /// device can go on playing them): (game id, seat, token).
-    pub async fn account_tokens(
+    async fn account_tokens(
         &self,
         account: AccountId,
     ) -> Result<Vec<(String, usize, String)>, AppError> {
@@ -368,8 +457,284 @@ impl Store {
     }
 
     /// The accounts playing seats of a game (guests and the AI have none).
-    pub async fn seat_accounts(&self, game_id: String) -> Result<Vec<SeatAccount>, AppError> {
+    async fn seat_accounts(&self, game_id: String) -> Result<Vec<SeatAccount>, AppError> {
         self.with(move |c| Ok(load_seat_accounts(c, &game_id)?))
             .await
+    }
+}
+
+/// The accounts playing seats of game `id`, by seat (PostgreSQL).
+pub(super) async fn load_seat_accounts_pg(
+    c: &impl GenericClient,
+    id: &str,
+) -> Result<Vec<SeatAccount>, AppError> {
+    let rows = c
+        .query(
+            "SELECT sa.seat, sa.account_id, a.name FROM seat_accounts sa
+             JOIN accounts a ON a.id = sa.account_id
+             WHERE sa.game_id = $1 ORDER BY sa.seat",
+            &[&id],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|r| SeatAccount {
+            seat: r.get::<_, i64>(0) as usize,
+            account: AccountId(r.get(1)),
+            name: r.get(2),
+        })
+        .collect())
+}
+
+/// [`attach_tokens`] on PostgreSQL.
+async fn attach_tokens_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    account: AccountId,
+    name: &str,
+    tokens: &[String],
+) -> Result<Vec<(String, usize)>, AppError> {
+    let mut attached = Vec::new();
+    for t in tokens {
+        let Some(row) = tx
+            .query_opt("SELECT game_id, seat FROM tokens WHERE token = $1", &[t])
+            .await?
+        else {
+            continue;
+        };
+        let (game, seat): (String, usize) = (row.get(0), row.get::<_, i64>(1) as usize);
+        let seats: String = tx
+            .query_one("SELECT seats FROM games WHERE id = $1", &[&game])
+            .await?
+            .get(0);
+        let mut seats: Vec<Seat> = serde_json::from_str(&seats)
+            .map_err(|e| AppError::Internal(format!("stored seats of {game}: {e}")))?;
+        // Hot-seat seats are other people at the same device, not the account's.
+        let Some(s) = seats.get_mut(seat).filter(|s| s.kind != SeatKind::Hotseat) else {
+            continue;
+        };
+        let added = tx
+            .execute(
+                "INSERT INTO seat_accounts(game_id, seat, account_id) VALUES ($1, $2, $3)
+                 ON CONFLICT DO NOTHING",
+                &[&game, &(seat as i64), &account.0],
+            )
+            .await?;
+        if added == 0 {
+            continue;
+        }
+        s.name = DisplayName::try_from(name.to_string()).ok();
+        tx.execute(
+            "UPDATE games SET seats = $2 WHERE id = $1",
+            &[
+                &game,
+                &serde_json::to_string(&seats).expect("seats serialise"),
+            ],
+        )
+        .await?;
+        attached.push((game, seat));
+    }
+    Ok(attached)
+}
+
+async fn insert_session_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    account: AccountId,
+    s: &NewSession,
+) -> Result<(), AppError> {
+    tx.execute(
+        "INSERT INTO sessions(id_hash, account_id, csrf, created, expires)
+         VALUES ($1, $2, $3, $4, $5)",
+        &[&s.id_hash, &account.0, &s.csrf, &now(), &s.expires],
+    )
+    .await?;
+    Ok(())
+}
+
+impl Postgres {
+    async fn create_account(
+        &self,
+        name: String,
+        name_key: String,
+        password_hash: String,
+        session: NewSession,
+        tokens: Vec<String>,
+    ) -> Result<(AccountId, Vec<(String, usize)>), AppError> {
+        let mut c = self.client().await?;
+        let tx = c.transaction().await?;
+        // Two servers creating the same name at once: the unique key decides, and the
+        // loser gets the same answer as when the name was taken before.
+        let row = tx
+            .query_opt(
+                "INSERT INTO accounts(name, name_key, password_hash, created)
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (name_key) DO NOTHING RETURNING id",
+                &[&name, &name_key, &password_hash, &now()],
+            )
+            .await?;
+        let Some(row) = row else {
+            return Err(AppError::Conflict(format!(
+                "the user name '{name}' is taken; choose another"
+            )));
+        };
+        let account = AccountId(row.get(0));
+        insert_session_pg(&tx, account, &session).await?;
+        let attached = attach_tokens_pg(&tx, account, &name, &tokens).await?;
+        tx.commit().await?;
+        Ok((account, attached))
+    }
+
+    async fn credentials(&self, name_key: String) -> Result<Option<Credentials>, AppError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT id, name, password_hash FROM accounts WHERE name_key = $1",
+                &[&name_key],
+            )
+            .await?;
+        Ok(row.map(|r| Credentials {
+            account: AccountId(r.get(0)),
+            name: r.get(1),
+            password_hash: r.get(2),
+        }))
+    }
+
+    async fn start_session(
+        &self,
+        account: AccountId,
+        session: NewSession,
+        old: Option<String>,
+    ) -> Result<(), AppError> {
+        let mut c = self.client().await?;
+        let tx = c.transaction().await?;
+        if let Some(old) = old {
+            tx.execute("DELETE FROM sessions WHERE id_hash = $1", &[&old])
+                .await?;
+        }
+        tx.execute("DELETE FROM sessions WHERE expires <= $1", &[&now()])
+            .await?;
+        insert_session_pg(&tx, account, &session).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn session(&self, id_hash: String) -> Result<Option<SessionRow>, AppError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT s.account_id, a.name, s.csrf FROM sessions s
+                 JOIN accounts a ON a.id = s.account_id
+                 WHERE s.id_hash = $1 AND s.expires > $2",
+                &[&id_hash, &now()],
+            )
+            .await?;
+        Ok(row.map(|r| SessionRow {
+            account: AccountId(r.get(0)),
+            name: r.get(1),
+            csrf: r.get(2),
+        }))
+    }
+
+    async fn end_session(&self, id_hash: String) -> Result<(), AppError> {
+        self.client()
+            .await?
+            .execute("DELETE FROM sessions WHERE id_hash = $1", &[&id_hash])
+            .await?;
+        Ok(())
+    }
+
+    async fn change_password(
+        &self,
+        account: AccountId,
+        password_hash: String,
+        session: NewSession,
+    ) -> Result<(), AppError> {
+        let mut c = self.client().await?;
+        let tx = c.transaction().await?;
+        tx.execute(
+            "UPDATE accounts SET password_hash = $2 WHERE id = $1",
+            &[&account.0, &password_hash],
+        )
+        .await?;
+        tx.execute("DELETE FROM sessions WHERE account_id = $1", &[&account.0])
+            .await?;
+        insert_session_pg(&tx, account, &session).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn account(&self, name_key: String) -> Result<Option<AccountInfo>, AppError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT id, name, created FROM accounts WHERE name_key = $1",
+                &[&name_key],
+            )
+            .await?;
+        Ok(row.map(|r| AccountInfo {
+            account: AccountId(r.get(0)),
+            name: r.get(1),
+            created: r.get(2),
+        }))
+    }
+
+    async fn account_games(
+        &self,
+        account: AccountId,
+        limit: usize,
+    ) -> Result<Vec<AccountGame>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT g.id, g.variant, g.status, g.seats, g.plies, g.updated, g.clock,
+                        string_agg(sa.seat::text, ',' ORDER BY sa.seat),
+                        bool_or(r.game_id IS NOT NULL)
+                 FROM seat_accounts sa
+                 JOIN games g ON g.id = sa.game_id
+                 LEFT JOIN rated_games r ON r.game_id = g.id
+                 WHERE sa.account_id = $1
+                 GROUP BY g.id ORDER BY g.updated DESC LIMIT $2",
+                &[&account.0, &(limit as i64)],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let mut summary = super::postgres::summary(r)?;
+                let seats: String = r.get(7);
+                summary.my_seats = seats.split(',').filter_map(|s| s.parse().ok()).collect();
+                Ok(AccountGame {
+                    summary,
+                    rated: r.get(8),
+                })
+            })
+            .collect()
+    }
+
+    async fn account_tokens(
+        &self,
+        account: AccountId,
+    ) -> Result<Vec<(String, usize, String)>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT t.game_id, t.seat, t.token FROM seat_accounts sa
+                 JOIN tokens t ON t.game_id = sa.game_id AND t.seat = sa.seat
+                 JOIN games g ON g.id = sa.game_id
+                 WHERE sa.account_id = $1 AND g.status <> 'finished'
+                 ORDER BY g.updated DESC LIMIT 200",
+                &[&account.0],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get::<_, i64>(1) as usize, r.get(2)))
+            .collect())
+    }
+
+    async fn seat_accounts(&self, game_id: String) -> Result<Vec<SeatAccount>, AppError> {
+        load_seat_accounts_pg(&**self.client().await?, &game_id).await
     }
 }

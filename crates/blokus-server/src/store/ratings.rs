@@ -3,8 +3,9 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use serde::Serialize;
+use tokio_postgres::GenericClient;
 
-use super::{now, Store};
+use super::{now, on_backend, Backend, Postgres, Sqlite, Store};
 use crate::accounts::AccountId;
 use crate::error::AppError;
 use crate::ratings::pool::Pool;
@@ -177,20 +178,71 @@ fn settle_in(tx: &Transaction<'_>, game_id: &str) -> Result<Settlement, AppError
     Ok(Settlement::Rated(changes.len()))
 }
 
-impl Store {
-    /// Marks a stored game as rated (at creation, in the transaction that stores it).
-    pub(crate) fn mark_rated(tx: &Transaction<'_>, game_id: &str) -> rusqlite::Result<()> {
-        tx.execute(
-            "INSERT INTO rated_games(game_id) VALUES (?1)",
-            params![game_id],
-        )?;
-        Ok(())
-    }
+/// Marks a stored game as rated (at creation, in the transaction that stores it).
+pub(super) fn mark_rated(tx: &Transaction<'_>, game_id: &str) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO rated_games(game_id) VALUES (?1)",
+        params![game_id],
+    )?;
+    Ok(())
+}
 
+impl Store {
     /// Settles a finished rated game: its players' ratings change exactly once, however
     /// often this is called (the room at the game's end, the start-up sweep after a
     /// crash), because the check and the change are one transaction.
     pub async fn settle_game(&self, game_id: String) -> Result<Settlement, AppError> {
+        on_backend!(self, settle_game(game_id))
+    }
+
+    /// Rated games not settled yet whose game is finished.
+    pub async fn unsettled_games(&self) -> Result<Vec<String>, AppError> {
+        on_backend!(self, unsettled_games())
+    }
+
+    /// Whether a game is rated.
+    pub async fn is_rated(&self, game_id: String) -> Result<bool, AppError> {
+        on_backend!(self, is_rated(game_id))
+    }
+
+    /// An account's ratings in every pool it played.
+    pub async fn ratings_of(&self, account: AccountId) -> Result<Vec<PoolRating>, AppError> {
+        on_backend!(self, ratings_of(account))
+    }
+
+    /// An account's rating changes, oldest first (the last `limit`).
+    pub async fn rating_history(
+        &self,
+        account: AccountId,
+        limit: usize,
+    ) -> Result<Vec<HistoryRow>, AppError> {
+        on_backend!(self, rating_history(account, limit))
+    }
+
+    /// The best ratings of a pool.
+    pub async fn leaderboard(
+        &self,
+        pool: String,
+        limit: usize,
+    ) -> Result<Vec<LeaderRow>, AppError> {
+        on_backend!(self, leaderboard(pool, limit))
+    }
+
+    /// The current rating of an account in a pool (the start rating if it has none).
+    pub async fn rating_in(
+        &self,
+        account: AccountId,
+        pool: String,
+    ) -> Result<(Rating, i64), AppError> {
+        on_backend!(self, rating_in(account, pool))
+    }
+}
+
+impl Sqlite {
+    /// Settles a finished rated game: its players' ratings change exactly once, however
+    /// often this is called (the room at the game's end, the start-up sweep after a
+    /// crash), because the check and the change are one transaction.
+    async fn settle_game(&self, game_id: String) -> Result<Settlement, AppError> {
         self.with(move |c| {
             let tx = c.transaction()?;
             let s = settle_in(&tx, &game_id)?;
@@ -201,7 +253,7 @@ impl Store {
     }
 
     /// Rated games not settled yet whose game is finished.
-    pub async fn unsettled_games(&self) -> Result<Vec<String>, AppError> {
+    async fn unsettled_games(&self) -> Result<Vec<String>, AppError> {
         self.with(|c| {
             let mut st = c.prepare(
                 "SELECT r.game_id FROM rated_games r JOIN games g ON g.id = r.game_id
@@ -216,7 +268,7 @@ impl Store {
     }
 
     /// Whether a game is rated.
-    pub async fn is_rated(&self, game_id: String) -> Result<bool, AppError> {
+    async fn is_rated(&self, game_id: String) -> Result<bool, AppError> {
         self.with(move |c| {
             Ok(c.query_row(
                 "SELECT 1 FROM rated_games WHERE game_id = ?1",
@@ -230,7 +282,7 @@ impl Store {
     }
 
     /// An account's ratings in every pool it played.
-    pub async fn ratings_of(&self, account: AccountId) -> Result<Vec<PoolRating>, AppError> {
+    async fn ratings_of(&self, account: AccountId) -> Result<Vec<PoolRating>, AppError> {
         self.with(move |c| {
             let mut st = c.prepare(
                 "SELECT pool, rating, deviation, games FROM ratings WHERE account_id = ?1",
@@ -251,7 +303,7 @@ impl Store {
     }
 
     /// An account's rating changes, oldest first (the last `limit`).
-    pub async fn rating_history(
+    async fn rating_history(
         &self,
         account: AccountId,
         limit: usize,
@@ -280,11 +332,7 @@ impl Store {
     }
 
     /// The best ratings of a pool.
-    pub async fn leaderboard(
-        &self,
-        pool: String,
-        limit: usize,
-    ) -> Result<Vec<LeaderRow>, AppError> {
+    async fn leaderboard(&self, pool: String, limit: usize) -> Result<Vec<LeaderRow>, AppError> {
         self.with(move |c| {
             let mut st = c.prepare(
                 "SELECT a.name, r.rating, r.deviation, r.games FROM ratings r
@@ -307,13 +355,272 @@ impl Store {
     }
 
     /// The current rating of an account in a pool (the start rating if it has none).
-    pub async fn rating_in(
-        &self,
-        account: AccountId,
-        pool: String,
-    ) -> Result<(Rating, i64), AppError> {
+    async fn rating_in(&self, account: AccountId, pool: String) -> Result<(Rating, i64), AppError> {
         self.with(move |c| Ok(read_rating(c, account, &pool)?))
             .await
+    }
+}
+
+async fn read_rating_pg(
+    c: &impl GenericClient,
+    account: AccountId,
+    pool: &str,
+) -> Result<(Rating, i64), AppError> {
+    let row = c
+        .query_opt(
+            "SELECT rating, deviation, volatility, games FROM ratings
+             WHERE account_id = $1 AND pool = $2",
+            &[&account.0, &pool],
+        )
+        .await?;
+    Ok(row.map_or((START, 0), |r| {
+        (
+            Rating {
+                rating: r.get(0),
+                deviation: r.get(1),
+                volatility: r.get(2),
+            },
+            r.get(3),
+        )
+    }))
+}
+
+async fn mark_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    game_id: &str,
+    outcome: &str,
+) -> Result<(), AppError> {
+    tx.execute(
+        "UPDATE rated_games SET settled = $2, outcome = $3 WHERE game_id = $1",
+        &[&game_id, &now(), &outcome],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Marks a stored game as rated (PostgreSQL, inside the transaction that stores it).
+pub(super) async fn mark_rated_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    game_id: &str,
+) -> Result<(), AppError> {
+    tx.execute("INSERT INTO rated_games(game_id) VALUES ($1)", &[&game_id])
+        .await?;
+    Ok(())
+}
+
+/// [`settle_in`] on PostgreSQL: the game's `rated_games` row is locked first, so two
+/// servers settling the same game at once settle it once.
+async fn settle_in_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    game_id: &str,
+) -> Result<Settlement, AppError> {
+    let pending = tx
+        .query_opt(
+            "SELECT settled FROM rated_games WHERE game_id = $1 FOR UPDATE",
+            &[&game_id],
+        )
+        .await?
+        .map(|r| r.get::<_, Option<i64>>(0));
+    match pending {
+        None => return Ok(Settlement::NotRated),
+        Some(Some(_)) => return Ok(Settlement::AlreadySettled),
+        Some(None) => {}
+    }
+    let row = tx
+        .query_one(
+            "SELECT variant, options, seats FROM games WHERE id = $1",
+            &[&game_id],
+        )
+        .await?;
+    let (variant, options, seats): (String, String, String) = (row.get(0), row.get(1), row.get(2));
+    let seats: Vec<Seat> = serde_json::from_str(&seats)
+        .map_err(|e| AppError::Internal(format!("stored seats of {game_id}: {e}")))?;
+    let events: Vec<String> = tx
+        .query(
+            "SELECT event FROM events WHERE game_id = $1 ORDER BY ply",
+            &[&game_id],
+        )
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let game = crate::codec::rebuild(&variant, &options, &events)
+        .map_err(|e| AppError::Internal(format!("game {game_id}: {e}")))?;
+    if !game.is_over() {
+        return Ok(Settlement::NotOver);
+    }
+    let pool = Pool::of(game.rules().v()).id();
+    let mut accounts = vec![None; seats.len()];
+    for r in tx
+        .query(
+            "SELECT seat, account_id FROM seat_accounts WHERE game_id = $1",
+            &[&game_id],
+        )
+        .await?
+    {
+        if let Some(a) = accounts.get_mut(r.get::<_, i64>(0) as usize) {
+            *a = Some(AccountId(r.get(1)));
+        }
+    }
+    let mut participants = Vec::new();
+    for (seat, account) in seats.iter().zip(&accounts) {
+        participants.push(match (account, seat.level) {
+            (Some(a), _) => {
+                let (rating, _) = read_rating_pg(tx, *a, &pool).await?;
+                Participant::Account(*a, rating)
+            }
+            (None, Some(level)) => Participant::Ai(level),
+            (None, None) => Participant::Guest,
+        });
+    }
+    let Some(changes) = compute(&game, &participants) else {
+        mark_pg(tx, game_id, "aborted").await?;
+        return Ok(Settlement::Aborted);
+    };
+    let t = now();
+    for (account, new) in &changes {
+        let (old, games) = read_rating_pg(tx, *account, &pool).await?;
+        tx.execute(
+            "INSERT INTO ratings(account_id, pool, rating, deviation, volatility, games, updated)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (account_id, pool) DO UPDATE SET rating = $3, deviation = $4,
+                 volatility = $5, games = $6, updated = $7",
+            &[
+                &account.0,
+                &pool,
+                &new.rating,
+                &new.deviation,
+                &new.volatility,
+                &(games + 1),
+                &t,
+            ],
+        )
+        .await?;
+        tx.execute(
+            "INSERT INTO rating_history(account_id, game_id, pool, before, rating, deviation, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            &[
+                &account.0,
+                &game_id,
+                &pool,
+                &old.rating,
+                &new.rating,
+                &new.deviation,
+                &t,
+            ],
+        )
+        .await?;
+    }
+    mark_pg(tx, game_id, "rated").await?;
+    Ok(Settlement::Rated(changes.len()))
+}
+
+impl Postgres {
+    async fn settle_game(&self, game_id: String) -> Result<Settlement, AppError> {
+        let mut c = self.client().await?;
+        let tx = c.transaction().await?;
+        let s = settle_in_pg(&tx, &game_id).await?;
+        tx.commit().await?;
+        Ok(s)
+    }
+
+    async fn unsettled_games(&self) -> Result<Vec<String>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT r.game_id FROM rated_games r JOIN games g ON g.id = r.game_id
+                 WHERE r.settled IS NULL AND g.status = 'finished'",
+                &[],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    async fn is_rated(&self, game_id: String) -> Result<bool, AppError> {
+        Ok(self
+            .client()
+            .await?
+            .query_opt("SELECT 1 FROM rated_games WHERE game_id = $1", &[&game_id])
+            .await?
+            .is_some())
+    }
+
+    async fn ratings_of(&self, account: AccountId) -> Result<Vec<PoolRating>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT pool, rating, deviation, games FROM ratings WHERE account_id = $1",
+                &[&account.0],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| PoolRating {
+                pool: r.get(0),
+                rating: r.get(1),
+                deviation: r.get(2),
+                games: r.get(3),
+            })
+            .collect())
+    }
+
+    async fn rating_history(
+        &self,
+        account: AccountId,
+        limit: usize,
+    ) -> Result<Vec<HistoryRow>, AppError> {
+        // Rows are only ever added, so their physical order (ctid) is the order they
+        // were written in, which breaks ties within a second as SQLite's rowid does.
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT pool, game_id, before, rating, deviation, at FROM rating_history
+                 WHERE account_id = $1 ORDER BY at DESC, ctid DESC LIMIT $2",
+                &[&account.0, &(limit as i64)],
+            )
+            .await?;
+        let mut rows: Vec<HistoryRow> = rows
+            .iter()
+            .map(|r| HistoryRow {
+                pool: r.get(0),
+                game: r.get(1),
+                before: r.get(2),
+                rating: r.get(3),
+                deviation: r.get(4),
+                at: r.get(5),
+            })
+            .collect();
+        rows.reverse();
+        Ok(rows)
+    }
+
+    async fn leaderboard(&self, pool: String, limit: usize) -> Result<Vec<LeaderRow>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT a.name, r.rating, r.deviation, r.games FROM ratings r
+                 JOIN accounts a ON a.id = r.account_id
+                 WHERE r.pool = $1 ORDER BY r.rating DESC, a.name_key LIMIT $2",
+                &[&pool, &(limit as i64)],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| LeaderRow {
+                name: r.get(0),
+                rating: r.get(1),
+                deviation: r.get(2),
+                games: r.get(3),
+            })
+            .collect())
+    }
+
+    async fn rating_in(&self, account: AccountId, pool: String) -> Result<(Rating, i64), AppError> {
+        read_rating_pg(&**self.client().await?, account, &pool).await
     }
 }
 

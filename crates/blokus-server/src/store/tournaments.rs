@@ -3,18 +3,27 @@
 //! `kill -9` between two actions loses neither). Online events also keep their players'
 //! device tokens and the game of each table; a round's games are created in the
 //! transaction that pairs it, and a game's result is entered in the transaction of its
-//! last move.
+//! last move. On PostgreSQL, where several servers may act at once, each action locks
+//! its tournament's row.
 
 use blokus_tournament::{EntrantId, Event, TableResult};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use tokio_postgres::GenericClient;
 
-use super::{insert_game, now, NewGame, Store};
+use super::{now, on_backend, Backend, NewGame, Postgres, Sqlite, Store};
 use crate::clock::TimeControl;
 use crate::error::AppError;
 use crate::seats::GameStatus;
 
 fn corrupt(id: &str, e: serde_json::Error) -> AppError {
     AppError::Internal(format!("stored tournament {id}: {e}"))
+}
+
+fn missing(id: &str) -> AppError {
+    AppError::NotFound(format!(
+        "no tournament '{}'",
+        id.chars().take(40).collect::<String>()
+    ))
 }
 
 /// A tournament as stored.
@@ -93,12 +102,7 @@ fn read(c: &Connection, id: &str) -> Result<StoredTournament, AppError> {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )
         .optional()?
-        .ok_or_else(|| {
-            AppError::NotFound(format!(
-                "no tournament '{}'",
-                id.chars().take(40).collect::<String>()
-            ))
-        })?;
+        .ok_or_else(|| missing(id))?;
     let event = serde_json::from_str(&json).map_err(|e| corrupt(id, e))?;
     let clock = clock
         .map(|j| serde_json::from_str(&j))
@@ -135,7 +139,7 @@ fn write_changes(tx: &Transaction<'_>, id: &str, ch: TournamentChanges) -> Resul
              VALUES (?1, ?2, ?3, ?4)",
             params![g.game.id, id, g.round, g.table],
         )?;
-        insert_game(tx, &g.game)?;
+        super::sqlite::insert_game(tx, &g.game)?;
     }
     Ok(())
 }
@@ -189,6 +193,68 @@ impl Store {
         t: StoredTournament,
         players: Vec<(String, EntrantId)>,
     ) -> Result<(), AppError> {
+        on_backend!(self, create_tournament(id, t, players))
+    }
+
+    /// A tournament.
+    pub async fn load_tournament(&self, id: String) -> Result<StoredTournament, AppError> {
+        on_backend!(self, load_tournament(id))
+    }
+
+    /// Applies `action` to a tournament and stores the event with the action's changes
+    /// (new games, device tokens) in one transaction; when `action` fails nothing is
+    /// written.
+    pub async fn update_tournament<T: Send + 'static>(
+        &self,
+        id: String,
+        action: impl FnOnce(&mut StoredTournament, &mut TournamentChanges) -> Result<T, AppError>
+            + Send
+            + 'static,
+    ) -> Result<(T, StoredTournament), AppError> {
+        on_backend!(self, update_tournament(id, action))
+    }
+
+    /// The games of a tournament's tables, by round and table.
+    pub async fn tournament_games(&self, id: String) -> Result<Vec<TableGameRow>, AppError> {
+        on_backend!(self, tournament_games(id))
+    }
+
+    /// The entrant a device token belongs to in a tournament.
+    pub async fn tournament_player(
+        &self,
+        id: String,
+        token: String,
+    ) -> Result<Option<EntrantId>, AppError> {
+        on_backend!(self, tournament_player(id, token))
+    }
+
+    /// The device tokens of a tournament's entrants: (entrant, token).
+    pub async fn tournament_player_tokens(
+        &self,
+        id: String,
+    ) -> Result<Vec<(EntrantId, String)>, AppError> {
+        on_backend!(self, tournament_player_tokens(id))
+    }
+
+    /// The seat token of a seat of a game.
+    pub async fn seat_token(&self, game: String, seat: usize) -> Result<Option<String>, AppError> {
+        on_backend!(self, seat_token(game, seat))
+    }
+
+    /// The ids of the online tournaments (to resume their pairing after a restart).
+    pub async fn online_tournaments(&self) -> Result<Vec<String>, AppError> {
+        on_backend!(self, online_tournaments())
+    }
+}
+
+impl Sqlite {
+    /// Stores a new tournament with its first players' device tokens.
+    async fn create_tournament(
+        &self,
+        id: String,
+        t: StoredTournament,
+        players: Vec<(String, EntrantId)>,
+    ) -> Result<(), AppError> {
         let json = serde_json::to_string(&t.event).map_err(|e| corrupt(&id, e))?;
         let clock = t
             .clock
@@ -224,14 +290,14 @@ impl Store {
     }
 
     /// A tournament.
-    pub async fn load_tournament(&self, id: String) -> Result<StoredTournament, AppError> {
+    async fn load_tournament(&self, id: String) -> Result<StoredTournament, AppError> {
         self.with(move |c| read(c, &id)).await
     }
 
     /// Applies `action` to a tournament and stores the event with the action's changes
     /// (new games, device tokens) in one transaction; when `action` fails nothing is
     /// written.
-    pub async fn update_tournament<T: Send + 'static>(
+    async fn update_tournament<T: Send + 'static>(
         &self,
         id: String,
         action: impl FnOnce(&mut StoredTournament, &mut TournamentChanges) -> Result<T, AppError>
@@ -252,7 +318,7 @@ impl Store {
     }
 
     /// The games of a tournament's tables, by round and table.
-    pub async fn tournament_games(&self, id: String) -> Result<Vec<TableGameRow>, AppError> {
+    async fn tournament_games(&self, id: String) -> Result<Vec<TableGameRow>, AppError> {
         self.with(move |c| {
             let mut st = c.prepare(
                 "SELECT t.round, t.table_no, t.game_id, g.status, g.plies
@@ -276,7 +342,7 @@ impl Store {
     }
 
     /// The entrant a device token belongs to in a tournament.
-    pub async fn tournament_player(
+    async fn tournament_player(
         &self,
         id: String,
         token: String,
@@ -294,7 +360,7 @@ impl Store {
     }
 
     /// The device tokens of a tournament's entrants: (entrant, token).
-    pub async fn tournament_player_tokens(
+    async fn tournament_player_tokens(
         &self,
         id: String,
     ) -> Result<Vec<(EntrantId, String)>, AppError> {
@@ -314,7 +380,7 @@ impl Store {
     }
 
     /// The seat token of a seat of a game.
-    pub async fn seat_token(&self, game: String, seat: usize) -> Result<Option<String>, AppError> {
+    async fn seat_token(&self, game: String, seat: usize) -> Result<Option<String>, AppError> {
         self.with(move |c| {
             Ok(c.query_row(
                 "SELECT token FROM tokens WHERE game_id = ?1 AND seat = ?2",
@@ -327,7 +393,7 @@ impl Store {
     }
 
     /// The ids of the online tournaments (to resume their pairing after a restart).
-    pub async fn online_tournaments(&self) -> Result<Vec<String>, AppError> {
+    async fn online_tournaments(&self) -> Result<Vec<String>, AppError> {
         self.with(|c| {
             let mut st = c.prepare("SELECT id FROM tournaments WHERE online = 1")?;
             let ids = st
@@ -336,5 +402,263 @@ impl Store {
             Ok(ids)
         })
         .await
+    }
+}
+
+/// Reads a tournament on PostgreSQL, locking its row for the rest of the transaction
+/// when `lock` is set.
+async fn read_pg(
+    c: &impl GenericClient,
+    id: &str,
+    lock: bool,
+) -> Result<StoredTournament, AppError> {
+    let sql = if lock {
+        "SELECT event, organiser_token, online, auto_pair, clock FROM tournaments
+         WHERE id = $1 FOR UPDATE"
+    } else {
+        "SELECT event, organiser_token, online, auto_pair, clock FROM tournaments
+         WHERE id = $1"
+    };
+    let row = c.query_opt(sql, &[&id]).await?.ok_or_else(|| missing(id))?;
+    let json: String = row.get(0);
+    let clock: Option<String> = row.get(4);
+    Ok(StoredTournament {
+        event: serde_json::from_str(&json).map_err(|e| corrupt(id, e))?,
+        organiser_token: row.get(1),
+        online: row.get(2),
+        auto_pair: row.get(3),
+        clock: clock
+            .map(|j| serde_json::from_str(&j))
+            .transpose()
+            .map_err(|e| corrupt(id, e))?,
+    })
+}
+
+async fn write_event_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    id: &str,
+    event: &Event,
+) -> Result<(), AppError> {
+    let json = serde_json::to_string(event).map_err(|e| corrupt(id, e))?;
+    tx.execute(
+        "UPDATE tournaments SET event = $2, updated = $3 WHERE id = $1",
+        &[&id, &json, &now()],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Writes an action's changes; the games it creates are served first by `server`.
+async fn write_changes_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    id: &str,
+    ch: TournamentChanges,
+    server: &str,
+) -> Result<(), AppError> {
+    for (token, entrant) in ch.players {
+        tx.execute(
+            "INSERT INTO tournament_players(token, tournament_id, entrant) VALUES ($1, $2, $3)",
+            &[&token, &id, &i64::from(entrant.0)],
+        )
+        .await?;
+    }
+    for g in ch.games {
+        tx.execute(
+            "INSERT INTO tournament_games(game_id, tournament_id, round, table_no)
+             VALUES ($1, $2, $3, $4)",
+            &[&g.game.id, &id, &i64::from(g.round), &i64::from(g.table)],
+        )
+        .await?;
+        super::postgres::insert_game(tx, &g.game, server).await?;
+    }
+    Ok(())
+}
+
+/// A stored round, table or entrant number.
+fn number(n: i64) -> Result<u32, AppError> {
+    u32::try_from(n).map_err(|_| AppError::Internal(format!("stored number {n} is out of range")))
+}
+
+/// The table a game is played at, if any (PostgreSQL).
+pub(super) async fn link_of_game_pg(
+    c: &impl GenericClient,
+    game: &str,
+) -> Result<Option<TableLink>, AppError> {
+    let row = c
+        .query_opt(
+            "SELECT tournament_id, round, table_no FROM tournament_games WHERE game_id = $1",
+            &[&game],
+        )
+        .await?;
+    row.map(|r| {
+        Ok(TableLink {
+            tournament: r.get(0),
+            round: number(r.get(1))?,
+            table: number(r.get(2))?,
+        })
+    })
+    .transpose()
+}
+
+/// [`enter_game_result`] on PostgreSQL (the tournament's row is locked).
+pub(super) async fn enter_game_result_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    link: &TableLink,
+    result: TableResult,
+) -> Result<bool, AppError> {
+    let mut t = read_pg(tx, &link.tournament, true).await?;
+    let pending = t.event.current_round().is_some_and(|r| {
+        r.number == link.round
+            && r.tables
+                .iter()
+                .any(|tb| tb.number == link.table && tb.result.is_none())
+    });
+    if !pending
+        || t.event
+            .record_result(link.round, link.table, result)
+            .is_err()
+    {
+        return Ok(false);
+    }
+    write_event_pg(tx, &link.tournament, &t.event).await?;
+    Ok(true)
+}
+
+impl Postgres {
+    async fn create_tournament(
+        &self,
+        id: String,
+        t: StoredTournament,
+        players: Vec<(String, EntrantId)>,
+    ) -> Result<(), AppError> {
+        let json = serde_json::to_string(&t.event).map_err(|e| corrupt(&id, e))?;
+        let clock = t
+            .clock
+            .map(|c| serde_json::to_string(&c).expect("a time control serialises"));
+        let mut c = self.client().await?;
+        let tx = c.transaction().await?;
+        tx.execute(
+            "INSERT INTO tournaments(id, organiser_token, event, created, updated, online,
+                                     auto_pair, clock)
+             VALUES ($1, $2, $3, $4, $4, $5, $6, $7)",
+            &[
+                &id,
+                &t.organiser_token,
+                &json,
+                &now(),
+                &t.online,
+                &t.auto_pair,
+                &clock,
+            ],
+        )
+        .await?;
+        let changes = TournamentChanges {
+            players,
+            ..TournamentChanges::default()
+        };
+        write_changes_pg(&tx, &id, changes, self.server_id()).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn load_tournament(&self, id: String) -> Result<StoredTournament, AppError> {
+        read_pg(&**self.client().await?, &id, false).await
+    }
+
+    async fn update_tournament<T: Send + 'static>(
+        &self,
+        id: String,
+        action: impl FnOnce(&mut StoredTournament, &mut TournamentChanges) -> Result<T, AppError>
+            + Send
+            + 'static,
+    ) -> Result<(T, StoredTournament), AppError> {
+        let mut c = self.client().await?;
+        let tx = c.transaction().await?;
+        let mut t = read_pg(&*tx, &id, true).await?;
+        let mut changes = TournamentChanges::default();
+        let out = action(&mut t, &mut changes)?;
+        write_event_pg(&tx, &id, &t.event).await?;
+        write_changes_pg(&tx, &id, changes, self.server_id()).await?;
+        tx.commit().await?;
+        Ok((out, t))
+    }
+
+    async fn tournament_games(&self, id: String) -> Result<Vec<TableGameRow>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT t.round, t.table_no, t.game_id, g.status, g.plies
+                 FROM tournament_games t JOIN games g ON g.id = t.game_id
+                 WHERE t.tournament_id = $1 ORDER BY t.round, t.table_no",
+                &[&id],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TableGameRow {
+                    round: number(r.get(0))?,
+                    table: number(r.get(1))?,
+                    game: r.get(2),
+                    status: super::postgres::status_of(r.get(3))?,
+                    plies: r.get(4),
+                })
+            })
+            .collect()
+    }
+
+    async fn tournament_player(
+        &self,
+        id: String,
+        token: String,
+    ) -> Result<Option<EntrantId>, AppError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT entrant FROM tournament_players WHERE token = $1 AND tournament_id = $2",
+                &[&token, &id],
+            )
+            .await?;
+        row.map(|r| Ok(EntrantId(number(r.get(0))?))).transpose()
+    }
+
+    async fn tournament_player_tokens(
+        &self,
+        id: String,
+    ) -> Result<Vec<(EntrantId, String)>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT entrant, token FROM tournament_players WHERE tournament_id = $1
+                 ORDER BY entrant",
+                &[&id],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| Ok((EntrantId(number(r.get(0))?), r.get(1))))
+            .collect()
+    }
+
+    async fn seat_token(&self, game: String, seat: usize) -> Result<Option<String>, AppError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT token FROM tokens WHERE game_id = $1 AND seat = $2",
+                &[&game, &(seat as i64)],
+            )
+            .await?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    async fn online_tournaments(&self) -> Result<Vec<String>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query("SELECT id FROM tournaments WHERE online", &[])
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }

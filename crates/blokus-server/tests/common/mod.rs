@@ -1,5 +1,10 @@
 //! A server on its own thread and runtime, on a temporary data directory, that can be
 //! killed abruptly (its runtime is dropped with every task in flight) and restarted.
+//!
+//! With `BLOKUS_TEST_BACKEND=postgres` (and `BLOKUS_TEST_POSTGRES` the URL of a server
+//! where databases may be created, see `scripts/postgres-test-server.sh`), every test
+//! server keeps its games in PostgreSQL instead: one database per data directory, so a
+//! restart on the same directory finds its games again.
 
 #![allow(dead_code)]
 
@@ -42,7 +47,8 @@ impl TestServer {
             let config = blokus_server::Config {
                 host: "127.0.0.1".into(),
                 port: 0,
-                data,
+                database: database_for(&data),
+                advertise: None,
                 limits,
             };
             rt.spawn(async move {
@@ -82,6 +88,72 @@ impl Drop for TestServer {
             let _ = t.join();
         }
     }
+}
+
+/// The PostgreSQL server of the tests (`BLOKUS_TEST_POSTGRES`), if any.
+pub fn postgres_server() -> Option<String> {
+    std::env::var("BLOKUS_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+/// Whether the tests run on PostgreSQL (`BLOKUS_TEST_BACKEND=postgres`).
+pub fn on_postgres() -> bool {
+    std::env::var("BLOKUS_TEST_BACKEND").is_ok_and(|b| b == "postgres")
+}
+
+/// The database of a test server on `data`: its SQLite folder, or (on PostgreSQL) a
+/// database named after the folder, created on first use.
+pub fn database_for(data: &Path) -> blokus_server::Database {
+    if !on_postgres() {
+        return blokus_server::Database::Sqlite(data.to_path_buf());
+    }
+    let server = postgres_server()
+        .expect("BLOKUS_TEST_BACKEND=postgres needs BLOKUS_TEST_POSTGRES (a postgres:// URL)");
+    let name = format!(
+        "blokus_test_{}",
+        data.to_string_lossy()
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b))
+                .wrapping_mul(0x100_0000_01b3))
+    );
+    blokus_server::Database::Postgres(create_database(&server, &name))
+}
+
+/// Creates the database `name` on the PostgreSQL server at `server` (unless it exists)
+/// and answers its URL.
+pub fn create_database(server: &str, name: &str) -> String {
+    // On a thread of its own: callers may be inside a runtime already.
+    let (s, n) = (server.to_string(), name.to_string());
+    std::thread::spawn(move || create_database_now(&s, &n))
+        .join()
+        .unwrap();
+    let (base, _) = server.rsplit_once('/').expect("a URL with a database");
+    format!("{base}/{name}")
+}
+
+fn create_database_now(server: &str, name: &str) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let (client, conn) = tokio_postgres::connect(server, tokio_postgres::NoTls)
+            .await
+            .expect("the test PostgreSQL server answers");
+        tokio::spawn(conn);
+        let exists = client
+            .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
+            .await
+            .unwrap()
+            .is_some();
+        if !exists {
+            client
+                .batch_execute(&format!("CREATE DATABASE {name}"))
+                .await
+                .unwrap();
+        }
+    });
 }
 
 pub type Ws =
@@ -152,4 +224,17 @@ pub async fn get(server: &TestServer, path: &str) -> (u16, Value) {
     let r = reqwest::get(server.url(path)).await.unwrap();
     let status = r.status().as_u16();
     (status, r.json().await.unwrap_or(Value::Null))
+}
+
+/// A GET that waits while the answer is 503 (on PostgreSQL, a game of a server that
+/// crashed is served again when its lease expires, within seconds), for up to 20 s.
+pub async fn get_when_served(server: &TestServer, path: &str) -> (u16, Value) {
+    for _ in 0..100 {
+        let (status, body) = get(server, path).await;
+        if status != 503 {
+            return (status, body);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    get(server, path).await
 }
