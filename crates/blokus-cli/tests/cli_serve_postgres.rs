@@ -82,7 +82,9 @@ async fn fresh_database(tag: &str) -> Option<String> {
         .await
         .expect("the test PostgreSQL server answers");
     tokio::spawn(conn);
-    let name = format!("blokus_cluster_{tag}_{}", std::process::id());
+    // Named like the server's test databases (`blokus_t{pid}_...`), which drop those of
+    // ended test processes.
+    let name = format!("blokus_t{}_cluster_{tag}", std::process::id());
     // One statement each: neither may run inside a transaction block.
     for sql in [
         format!("DROP DATABASE IF EXISTS {name}"),

@@ -37,8 +37,16 @@ use crate::hub::Hub;
 const PEER: &str = "x-blokus-peer";
 /// Carries the client's address on a forwarded request.
 const CLIENT: &str = "x-blokus-client";
+/// Carries the servers' shared secret on a server's own request to another server (not
+/// a client's, forwarded): see [`Internal`].
+const INTERNAL: &str = "x-blokus-internal";
 /// How long reaching the owning server may take.
 const CONNECT_WAIT: Duration = Duration::from_secs(5);
+
+/// Marks a request that another server of the database made on its own behalf (never
+/// one of a client it forwards): handlers of calls between servers require it.
+#[derive(Clone, Copy, Debug)]
+pub struct Internal;
 
 /// The HTTP client that forwards requests (keeps connections to peers open).
 #[derive(Clone)]
@@ -57,6 +65,47 @@ impl Forwarder {
             client: Client::builder(TokioExecutor::new()).build(connector),
             cluster,
         }
+    }
+}
+
+impl Forwarder {
+    /// Posts a JSON body to another server of the database as this server (see
+    /// [`Internal`]); answers the status and body of its answer.
+    ///
+    /// # Errors
+    /// [`AppError::Busy`] when the other server cannot be reached in time.
+    pub async fn call(
+        &self,
+        server: &str,
+        path: &str,
+        body: Vec<u8>,
+        wait: Duration,
+    ) -> Result<(StatusCode, Bytes), AppError> {
+        let unreachable = || AppError::Busy(format!("the server {server} does not answer"));
+        let mut out = hyper::Request::new(Full::new(Bytes::from(body)));
+        *out.method_mut() = hyper::Method::POST;
+        *out.uri_mut() = format!("{server}{path}")
+            .parse()
+            .map_err(|_| AppError::Internal(format!("a server has a bad address: {server}")))?;
+        out.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        if let Ok(v) = HeaderValue::from_str(&self.cluster.secret) {
+            out.headers_mut().insert(INTERNAL, v);
+        }
+        let resp = tokio::time::timeout(wait, self.client.request(out))
+            .await
+            .map_err(|_| unreachable())?
+            .map_err(|_| unreachable())?;
+        let status = StatusCode::from_u16(resp.status().as_u16())
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let body = tokio::time::timeout(wait, http_body_util::BodyExt::collect(resp.into_body()))
+            .await
+            .map_err(|_| unreachable())?
+            .map_err(|_| unreachable())?
+            .to_bytes();
+        Ok((status, body))
     }
 }
 
@@ -93,6 +142,14 @@ pub async fn route(State(hub): State<Hub>, mut req: Request, next: Next) -> Resp
     let Some(fwd) = hub.forwarder.clone() else {
         return next.run(req).await;
     };
+    let internal = req
+        .headers_mut()
+        .remove(INTERNAL)
+        .is_some_and(|v| v.as_bytes() == fwd.cluster.secret.as_bytes());
+    if internal {
+        req.extensions_mut().insert(Internal);
+        return next.run(req).await;
+    }
     let from_peer = req
         .headers()
         .get(PEER)

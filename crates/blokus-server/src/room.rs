@@ -81,6 +81,17 @@ pub enum RoomMsg {
         /// The account.
         player: Player,
     },
+    /// Attaches a seat to an account whose guest token held it, from a sign-up on
+    /// another server (several servers on one database): the room stores it, so its
+    /// later writes keep the account's name. Answers whether the seat was attached.
+    AttachAccount {
+        /// Seat index.
+        seat: usize,
+        /// The account.
+        player: Player,
+        /// The answer.
+        reply: oneshot::Sender<Result<bool, AppError>>,
+    },
     /// A person claims an open seat by link; answers the new token.
     Claim {
         /// Seat index; `None` = the first open seat.
@@ -629,19 +640,47 @@ impl Room {
                 // The store has the account and the name already (same transaction as
                 // the sign-up); the room takes them over for its view and later saves.
                 if seat < self.seats.len() && !self.accounts.iter().any(|a| a.seat == seat) {
-                    self.seats[seat].name = Some(account_name(&player));
-                    self.accounts.push(SeatAccount {
-                        seat,
-                        account: player.account,
-                        name: player.name,
-                    });
-                    self.broadcast_state();
+                    self.seat_account(seat, player);
                 }
+            }
+            RoomMsg::AttachAccount {
+                seat,
+                player,
+                reply,
+            } => {
+                let r = self.attach_account(seat, player).await;
+                let _ = reply.send(r);
             }
             RoomMsg::GameCopy { reply } => {
                 let _ = reply.send((self.game.clone(), self.seats.clone()));
             }
         }
+    }
+
+    /// Shows an account on a seat it now plays, live.
+    fn seat_account(&mut self, seat: usize, player: Player) {
+        self.seats[seat].name = Some(account_name(&player));
+        self.accounts.push(SeatAccount {
+            seat,
+            account: player.account,
+            name: player.name,
+        });
+        self.broadcast_state();
+    }
+
+    /// Stores that an account plays a seat (see [`RoomMsg::AttachAccount`]).
+    async fn attach_account(&mut self, seat: usize, player: Player) -> Result<bool, AppError> {
+        if seat >= self.seats.len() || self.accounts.iter().any(|a| a.seat == seat) {
+            return Ok(false);
+        }
+        let added = self
+            .store
+            .attach_seat(self.id.clone(), seat, player.account, player.name.clone())
+            .await?;
+        if added {
+            self.seat_account(seat, player);
+        }
+        Ok(added)
     }
 
     async fn claim(

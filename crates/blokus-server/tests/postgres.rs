@@ -1,6 +1,7 @@
 //! The PostgreSQL backend against a real PostgreSQL server (`BLOKUS_TEST_POSTGRES`, started
 //! by `scripts/postgres-test-server.sh`; `scripts/test.sh` does it): the two sets of
-//! migrations define the same schema. Without a server these tests say so and pass, except
+//! migrations define the same schema, and a guest's seat in a game another server owns
+//! is attached at sign-up by that server. Without a server these tests say so and pass, except
 //! on CI (`CI` set), where they fail.
 
 mod common;
@@ -94,7 +95,7 @@ async fn both_sets_of_migrations_define_the_same_tables_columns_and_indexes() {
     };
     let dir = tempfile::tempdir().unwrap();
     blokus_server::store::Store::open(dir.path()).unwrap();
-    let url = create_database(&server, &format!("blokus_schema_{}", std::process::id()));
+    let url = create_database(&server, "schema");
     let db = blokus_server::Database::Postgres(url.clone());
     blokus_server::store::Store::connect(&db).await.unwrap();
     // A second start (as a second server would) changes nothing.
@@ -132,4 +133,100 @@ async fn a_bad_or_unreachable_database_is_named_in_the_error() {
     .err()
     .expect("a malformed URL");
     assert!(e.message().contains("bad PostgreSQL address"), "{e}");
+}
+
+/// Two servers on one database, as `database_for` gives a data directory's database.
+fn two_servers_on(server: &str, tag: &str) -> (TestServer, TestServer) {
+    let url = create_database(server, tag);
+    let start = || {
+        TestServer::start_on(
+            blokus_server::Database::Postgres(url.clone()),
+            blokus_server::Limits::default(),
+        )
+    };
+    (start(), start())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_seat_in_a_game_another_server_owns_is_attached_by_that_server() {
+    let Some(server) = server_or_skip("guest seat across servers") else {
+        return;
+    };
+    let (a, b) = two_servers_on(&server, "guest_seat");
+    // Ada plays as a guest on A (A owns the game) under a display name.
+    let (status, created) = post(
+        &a,
+        "/api/games",
+        serde_json::json!({"variant": "duo", "seats": [{"kind": "me"}, {"kind": "human"}]}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["tokens"][0]["token"].as_str().unwrap().to_string();
+    let mut table = ws(&a, &id).await;
+    send(
+        &mut table,
+        serde_json::json!({"type": "join", "tokens": [token], "name": "Guesty"}),
+    )
+    .await;
+    until(&mut table, |m| {
+        is_state(m) && m["seats"][0]["name"] == "Guesty"
+    })
+    .await;
+
+    // She signs up through B: A's room learns it at once.
+    let signed = reqwest::Client::new()
+        .post(b.url("/api/accounts"))
+        .header("origin", format!("http://{}", b.addr))
+        .json(&serde_json::json!({"name": "Ada", "password": "a long password", "tokens": [token]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed.status().as_u16(), 201);
+    until(&mut table, |m| {
+        is_state(m) && m["seats"][0]["name"] == "Ada"
+    })
+    .await;
+
+    // A writes the seats again (somebody takes the open seat); then A dies and B serves
+    // the game from the database: the seat is still Ada's, under her name.
+    let (status, joined) = post(&a, &format!("/api/games/{id}/join"), serde_json::json!({})).await;
+    assert_eq!(status, 200, "{joined}");
+    drop(table);
+    a.kill();
+    let (status, state) = get_when_served(&b, &format!("/api/games/{id}")).await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["seats"][0]["name"], "Ada", "{state}");
+    let (_, profile) = get(&b, "/api/users/ada").await;
+    assert_eq!(profile["games"][0]["id"], id.as_str(), "{profile}");
+    assert_eq!(profile["games"][0]["my_seats"], serde_json::json!([0]));
+}
+
+#[tokio::test]
+async fn only_servers_of_the_database_may_attach_seats() {
+    let Some(server) = server_or_skip("seat attachment from outside") else {
+        return;
+    };
+    let (a, b) = two_servers_on(&server, "attach_outside");
+    let (_, created) = post(
+        &a,
+        "/api/games",
+        serde_json::json!({"variant": "duo", "seats": [{"kind": "me"}, {"kind": "human"}]}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    // Asked directly, or through the other server (which forwards it as a client's).
+    for server in [&a, &b] {
+        let (status, body) = post(
+            server,
+            &format!("/api/games/{id}/account-seat"),
+            serde_json::json!({"seat": 0, "account": 1, "name": "Mallory"}),
+        )
+        .await;
+        assert_eq!(status, 403, "{body}");
+        assert!(body["message"]
+            .as_str()
+            .unwrap()
+            .contains("only the servers"));
+    }
 }

@@ -11,9 +11,12 @@
 //! - `GET /api/account`: `{account: null}` or `{account: {name, csrf}}`.
 //! - `GET /api/account/tokens`: the seat tokens of the account's unfinished games.
 //! - `GET /api/users/{name}`: the public profile.
+//! - `POST /api/games/{id}/account-seat`: between servers of one database only, see
+//!   [`guest_seats`].
 //!
 //! See [`session`] for the cookie and the CSRF checks; `docs/accounts.md` for users.
 
+pub mod guest_seats;
 pub mod limits;
 pub mod names;
 pub mod password;
@@ -79,6 +82,7 @@ pub fn router(hub: &Hub) -> Router<Hub> {
         .route("/api/account/password", post(change_password))
         .route("/api/account/tokens", get(account_tokens))
         .route("/api/users/:name", get(profile))
+        .route("/api/games/:id/account-seat", post(guest_seats::from_peer))
         .layer(Extension(state))
 }
 
@@ -283,7 +287,7 @@ async fn sign_up(
         .map_err(AppError::Internal)?;
     let (secret, s) = new_session();
     let csrf = s.csrf.clone();
-    let (account, attached) = hub
+    let (account, seats) = hub
         .store
         .create_account(name.as_str().to_string(), name.key(), hash, s, req.tokens)
         .await?;
@@ -292,7 +296,7 @@ async fn sign_up(
         account,
         name: name.as_str().to_string(),
     };
-    for (game, seat) in attached {
+    for (game, seat) in seats.attached {
         hub.tell_if_live(
             &game,
             RoomMsg::AccountSeated {
@@ -301,6 +305,13 @@ async fn sign_up(
             },
         )
         .await;
+    }
+    // Games other servers own: their rooms attach the seats. The account exists either
+    // way; a seat that cannot be attached now stays the guest token's.
+    for (game, seat) in seats.elsewhere {
+        if let Err(e) = guest_seats::attach(&hub, &game, seat, &player).await {
+            eprintln!("sign-up of {name}: seat {seat} of game {game} not attached: {e}");
+        }
     }
     if let Some(old) = session::secret_of(&headers) {
         hub.store.end_session(session::hash_secret(&old)).await?;

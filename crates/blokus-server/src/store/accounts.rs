@@ -3,6 +3,7 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio_postgres::GenericClient;
 
+use super::leases::{check_owner, NOW_MS};
 use super::sqlite::summary_row;
 use super::{now, on_backend, Backend, GameSummary, Postgres, Sqlite, Store};
 use crate::accounts::AccountId;
@@ -102,6 +103,16 @@ pub(crate) fn load_seat_accounts(c: &Connection, id: &str) -> rusqlite::Result<V
     rows.collect()
 }
 
+/// The seats of an account created with guest tokens: those attached at once, and those
+/// of games another server holds (attached through that server, which has their room).
+#[derive(Clone, Debug, Default)]
+pub struct GuestSeats {
+    /// (game, seat) pairs attached to the account.
+    pub attached: Vec<(String, usize)>,
+    /// (game, seat) pairs of games another server owns: not attached yet.
+    pub elsewhere: Vec<(String, usize)>,
+}
+
 /// Attaches to an account the seats its guest tokens hold that no account plays yet, and
 /// gives those seats the account's user name (the name a seat played from an account
 /// shows). Returns the (game, seat) pairs attached.
@@ -123,41 +134,61 @@ fn attach_tokens(
         else {
             continue;
         };
-        let seats: String = c.query_row(
-            "SELECT seats FROM games WHERE id = ?1",
-            params![game],
-            |r| r.get(0),
-        )?;
-        let mut seats: Vec<Seat> = serde_json::from_str(&seats)
-            .map_err(|e| AppError::Internal(format!("stored seats of {game}: {e}")))?;
-        // Hot-seat seats are other people at the same device, not the account's.
-        let Some(s) = seats.get_mut(seat).filter(|s| s.kind != SeatKind::Hotseat) else {
-            continue;
-        };
-        let added = c.execute(
-            "INSERT OR IGNORE INTO seat_accounts(game_id, seat, account_id) VALUES (?1, ?2, ?3)",
-            params![game, seat as i64, account.0],
-        )?;
-        if added == 0 {
-            continue;
+        if attach_seat(c, account, name, &game, seat)? {
+            attached.push((game, seat));
         }
-        s.name = DisplayName::try_from(name.to_string()).ok();
-        c.execute(
-            "UPDATE games SET seats = ?2 WHERE id = ?1",
-            params![
-                game,
-                serde_json::to_string(&seats).expect("seats serialise")
-            ],
-        )?;
-        attached.push((game, seat));
     }
     Ok(attached)
+}
+
+/// Attaches one seat of a game to an account unless it is a hot-seat companion's or
+/// already has an account; answers whether it did.
+fn attach_seat(
+    c: &Connection,
+    account: AccountId,
+    name: &str,
+    game: &str,
+    seat: usize,
+) -> Result<bool, AppError> {
+    let Some(seats) = c
+        .query_row(
+            "SELECT seats FROM games WHERE id = ?1",
+            params![game],
+            |r| r.get::<_, String>(0),
+        )
+        .optional()?
+    else {
+        return Ok(false);
+    };
+    let mut seats: Vec<Seat> = serde_json::from_str(&seats)
+        .map_err(|e| AppError::Internal(format!("stored seats of {game}: {e}")))?;
+    // Hot-seat seats are other people at the same device, not the account's.
+    let Some(s) = seats.get_mut(seat).filter(|s| s.kind != SeatKind::Hotseat) else {
+        return Ok(false);
+    };
+    let added = c.execute(
+        "INSERT OR IGNORE INTO seat_accounts(game_id, seat, account_id) VALUES (?1, ?2, ?3)",
+        params![game, seat as i64, account.0],
+    )?;
+    if added == 0 {
+        return Ok(false);
+    }
+    s.name = DisplayName::try_from(name.to_string()).ok();
+    c.execute(
+        "UPDATE games SET seats = ?2 WHERE id = ?1",
+        params![
+            game,
+            serde_json::to_string(&seats).expect("seats serialise")
+        ],
+    )?;
+    Ok(true)
 }
 
 impl Store {
     /// Creates an account with its first session, and attaches the seats of the guest
     /// tokens given (the games this device played before signing up). Returns the
-    /// account and the (game, seat) pairs attached.
+    /// account and its seats: attached, or in games another server owns (the room
+    /// there attaches them, see [`Store::attach_seat`]).
     ///
     /// # Errors
     /// [`AppError::Conflict`] when the name is taken (in any case).
@@ -168,11 +199,27 @@ impl Store {
         password_hash: String,
         session: NewSession,
         tokens: Vec<String>,
-    ) -> Result<(AccountId, Vec<(String, usize)>), AppError> {
+    ) -> Result<(AccountId, GuestSeats), AppError> {
         on_backend!(
             self,
             create_account(name, name_key, password_hash, session, tokens)
         )
+    }
+
+    /// Attaches a seat of a game this server owns to an account (a guest's seat, at
+    /// sign-up on another server) and gives it the account's name; answers whether it
+    /// did (not for a hot-seat companion's seat or one that has an account already).
+    ///
+    /// # Errors
+    /// [`AppError::Busy`] when another server has taken the game over.
+    pub async fn attach_seat(
+        &self,
+        game: String,
+        seat: usize,
+        account: AccountId,
+        name: String,
+    ) -> Result<bool, AppError> {
+        on_backend!(self, attach_seat(game, seat, account, name))
     }
 
     /// The credentials of the account with this name key, if any.
@@ -255,7 +302,7 @@ impl Sqlite {
         password_hash: String,
         session: NewSession,
         tokens: Vec<String>,
-    ) -> Result<(AccountId, Vec<(String, usize)>), AppError> {
+    ) -> Result<(AccountId, GuestSeats), AppError> {
         self.with(move |c| {
             let tx = c.transaction()?;
             let taken: bool = tx
@@ -280,9 +327,26 @@ impl Sqlite {
             insert_session(&tx, account, &session)?;
             let attached = attach_tokens(&tx, account, &name, &tokens)?;
             tx.commit()?;
-            Ok((account, attached))
+            Ok((
+                account,
+                GuestSeats {
+                    attached,
+                    elsewhere: Vec::new(),
+                },
+            ))
         })
         .await
+    }
+
+    async fn attach_seat(
+        &self,
+        game: String,
+        seat: usize,
+        account: AccountId,
+        name: String,
+    ) -> Result<bool, AppError> {
+        self.with(move |c| attach_seat(c, account, &name, &game, seat))
+            .await
     }
 
     /// The credentials of the account with this name key, if any.
@@ -486,14 +550,18 @@ pub(super) async fn load_seat_accounts_pg(
         .collect())
 }
 
-/// [`attach_tokens`] on PostgreSQL.
+/// [`attach_tokens`] on PostgreSQL, for a server among several: a seat of a game another
+/// server holds a live lease on is left to that server (its room has the seats in
+/// memory and would write them back without the account's name), in `elsewhere`. A
+/// lease that has run out is removed, so its old owner can no longer write the game.
 async fn attach_tokens_pg(
     tx: &tokio_postgres::Transaction<'_>,
+    server: &str,
     account: AccountId,
     name: &str,
     tokens: &[String],
-) -> Result<Vec<(String, usize)>, AppError> {
-    let mut attached = Vec::new();
+) -> Result<GuestSeats, AppError> {
+    let mut seats = GuestSeats::default();
     for t in tokens {
         let Some(row) = tx
             .query_opt("SELECT game_id, seat FROM tokens WHERE token = $1", &[t])
@@ -502,38 +570,74 @@ async fn attach_tokens_pg(
             continue;
         };
         let (game, seat): (String, usize) = (row.get(0), row.get::<_, i64>(1) as usize);
-        let seats: String = tx
-            .query_one("SELECT seats FROM games WHERE id = $1", &[&game])
-            .await?
-            .get(0);
-        let mut seats: Vec<Seat> = serde_json::from_str(&seats)
-            .map_err(|e| AppError::Internal(format!("stored seats of {game}: {e}")))?;
-        // Hot-seat seats are other people at the same device, not the account's.
-        let Some(s) = seats.get_mut(seat).filter(|s| s.kind != SeatKind::Hotseat) else {
-            continue;
-        };
-        let added = tx
-            .execute(
-                "INSERT INTO seat_accounts(game_id, seat, account_id) VALUES ($1, $2, $3)
-                 ON CONFLICT DO NOTHING",
-                &[&game, &(seat as i64), &account.0],
+        let lease = tx
+            .query_opt(
+                &format!(
+                    "SELECT owner, expires >= {NOW_MS} FROM game_leases
+                     WHERE game_id = $1 AND owner <> $2 FOR UPDATE"
+                ),
+                &[&game, &server],
             )
             .await?;
-        if added == 0 {
-            continue;
+        match lease {
+            Some(l) if l.get::<_, bool>(1) => {
+                seats.elsewhere.push((game, seat));
+                continue;
+            }
+            Some(_) => {
+                tx.execute("DELETE FROM game_leases WHERE game_id = $1", &[&game])
+                    .await?;
+            }
+            None => {}
         }
-        s.name = DisplayName::try_from(name.to_string()).ok();
-        tx.execute(
-            "UPDATE games SET seats = $2 WHERE id = $1",
-            &[
-                &game,
-                &serde_json::to_string(&seats).expect("seats serialise"),
-            ],
+        if attach_seat_pg(tx, account, name, &game, seat).await? {
+            seats.attached.push((game, seat));
+        }
+    }
+    Ok(seats)
+}
+
+/// [`attach_seat`] on PostgreSQL.
+async fn attach_seat_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    account: AccountId,
+    name: &str,
+    game: &str,
+    seat: usize,
+) -> Result<bool, AppError> {
+    let Some(row) = tx
+        .query_opt("SELECT seats FROM games WHERE id = $1", &[&game])
+        .await?
+    else {
+        return Ok(false);
+    };
+    let seats: String = row.get(0);
+    let mut seats: Vec<Seat> = serde_json::from_str(&seats)
+        .map_err(|e| AppError::Internal(format!("stored seats of {game}: {e}")))?;
+    // Hot-seat seats are other people at the same device, not the account's.
+    let Some(s) = seats.get_mut(seat).filter(|s| s.kind != SeatKind::Hotseat) else {
+        return Ok(false);
+    };
+    let added = tx
+        .execute(
+            "INSERT INTO seat_accounts(game_id, seat, account_id) VALUES ($1, $2, $3)
+             ON CONFLICT DO NOTHING",
+            &[&game, &(seat as i64), &account.0],
         )
         .await?;
-        attached.push((game, seat));
+    if added == 0 {
+        return Ok(false);
     }
-    Ok(attached)
+    s.name = DisplayName::try_from(name.to_string()).ok();
+    tx.execute(
+        "UPDATE games SET seats = $2 WHERE id = $1",
+        &[
+            &game,
+            &serde_json::to_string(&seats).expect("seats serialise"),
+        ],
+    )
+    .await?;
+    Ok(true)
 }
 
 async fn insert_session_pg(
@@ -558,7 +662,7 @@ impl Postgres {
         password_hash: String,
         session: NewSession,
         tokens: Vec<String>,
-    ) -> Result<(AccountId, Vec<(String, usize)>), AppError> {
+    ) -> Result<(AccountId, GuestSeats), AppError> {
         let mut c = self.client().await?;
         let tx = c.transaction().await?;
         // Two servers creating the same name at once: the unique key decides, and the
@@ -577,9 +681,24 @@ impl Postgres {
         };
         let account = AccountId(row.get(0));
         insert_session_pg(&tx, account, &session).await?;
-        let attached = attach_tokens_pg(&tx, account, &name, &tokens).await?;
+        let seats = attach_tokens_pg(&tx, self.server_id(), account, &name, &tokens).await?;
         tx.commit().await?;
-        Ok((account, attached))
+        Ok((account, seats))
+    }
+
+    async fn attach_seat(
+        &self,
+        game: String,
+        seat: usize,
+        account: AccountId,
+        name: String,
+    ) -> Result<bool, AppError> {
+        let mut c = self.client().await?;
+        let tx = c.transaction().await?;
+        check_owner(&tx, &game, self.server_id()).await?;
+        let added = attach_seat_pg(&tx, account, &name, &game, seat).await?;
+        tx.commit().await?;
+        Ok(added)
     }
 
     async fn credentials(&self, name_key: String) -> Result<Option<Credentials>, AppError> {

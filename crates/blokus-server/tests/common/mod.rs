@@ -4,12 +4,14 @@
 //! With `BLOKUS_TEST_BACKEND=postgres` (and `BLOKUS_TEST_POSTGRES` the URL of a server
 //! where databases may be created, see `scripts/postgres-test-server.sh`), every test
 //! server keeps its games in PostgreSQL instead: one database per data directory, so a
-//! restart on the same directory finds its games again.
+//! restart on the same directory finds its games again. Test databases are named after
+//! the test process (`blokus_t{pid}_...`); the first database a process creates drops
+//! those of test processes that have ended, so repeated runs do not fill the disk.
 
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -31,7 +33,14 @@ impl TestServer {
 
     /// Starts a server with these limits.
     pub fn start_with(data: &Path, limits: blokus_server::Limits) -> TestServer {
-        let data: PathBuf = data.to_path_buf();
+        TestServer::start_on(database_for(data), limits)
+    }
+
+    /// Starts a server on this database with these limits.
+    pub fn start_on(
+        database: blokus_server::Database,
+        limits: blokus_server::Limits,
+    ) -> TestServer {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -47,7 +56,7 @@ impl TestServer {
             let config = blokus_server::Config {
                 host: "127.0.0.1".into(),
                 port: 0,
-                database: database_for(&data),
+                database,
                 advertise: None,
                 limits,
             };
@@ -111,7 +120,7 @@ pub fn database_for(data: &Path) -> blokus_server::Database {
     let server = postgres_server()
         .expect("BLOKUS_TEST_BACKEND=postgres needs BLOKUS_TEST_POSTGRES (a postgres:// URL)");
     let name = format!(
-        "blokus_test_{}",
+        "dir_{}",
         data.to_string_lossy()
             .bytes()
             .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b))
@@ -120,16 +129,62 @@ pub fn database_for(data: &Path) -> blokus_server::Database {
     blokus_server::Database::Postgres(create_database(&server, &name))
 }
 
-/// Creates the database `name` on the PostgreSQL server at `server` (unless it exists)
-/// and answers its URL.
-pub fn create_database(server: &str, name: &str) -> String {
+/// The prefix of the databases this test process creates.
+fn own_prefix() -> String {
+    format!("blokus_t{}_", std::process::id())
+}
+
+/// Creates the database `blokus_t{pid}_{tag}` on the PostgreSQL server at `server`
+/// (unless it exists) and answers its URL.
+pub fn create_database(server: &str, tag: &str) -> String {
+    let name = format!("{}{tag}", own_prefix());
     // On a thread of its own: callers may be inside a runtime already.
-    let (s, n) = (server.to_string(), name.to_string());
+    let (s, n) = (server.to_string(), name.clone());
     std::thread::spawn(move || create_database_now(&s, &n))
         .join()
         .unwrap();
     let (base, _) = server.rsplit_once('/').expect("a URL with a database");
     format!("{base}/{name}")
+}
+
+/// The process id in a test database's name, if it is one (`blokus_t{pid}_...`).
+fn test_process_of(database: &str) -> Option<u32> {
+    database
+        .strip_prefix("blokus_t")?
+        .split('_')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Drops the test databases whose process has ended (once per test process).
+async fn drop_stale_databases(client: &tokio_postgres::Client) {
+    static SWEPT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if SWEPT.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
+    let names: Vec<String> = client
+        .query(
+            "SELECT datname::text FROM pg_database WHERE datname LIKE 'blokus\\_t%'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    for name in names {
+        let Some(pid) = test_process_of(&name) else {
+            continue;
+        };
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        // Another process may be sweeping too: a database already gone is fine.
+        let _ = client
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .await;
+    }
 }
 
 fn create_database_now(server: &str, name: &str) {
@@ -142,6 +197,7 @@ fn create_database_now(server: &str, name: &str) {
             .await
             .expect("the test PostgreSQL server answers");
         tokio::spawn(conn);
+        drop_stale_databases(&client).await;
         let exists = client
             .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
             .await
