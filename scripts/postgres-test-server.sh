@@ -19,8 +19,12 @@ say() { printf '%s\n' "$*" >&2; }
 pg_bin() {
     local b
     for b in /usr/lib/postgresql/*/bin; do
-        [ -x "$b/initdb" ] && { printf '%s\n' "$b"; return 0; }
+        [ -x "$b/initdb" ] && [ -x "$b/pg_isready" ] && { printf '%s\n' "$b"; return 0; }
     done
+    # Installed some other way, on the PATH.
+    b="$(command -v pg_ctl 2>/dev/null)" || return 1
+    b="$(dirname "$(readlink -f "$b")")"
+    [ -x "$b/initdb" ] && [ -x "$b/pg_isready" ] && { printf '%s\n' "$b"; return 0; }
     return 1
 }
 

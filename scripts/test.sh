@@ -17,7 +17,7 @@ step "PostgreSQL test server (127.0.0.1, for the PostgreSQL backend's tests)"
 if pg_url="$(bash scripts/postgres-test-server.sh start)"; then
     export BLOKUS_TEST_POSTGRES="$pg_url"
     echo "PostgreSQL at $pg_url"
-elif [ -n "${CI:-}" ]; then
+elif [ -n "${CI:-}" ] && [ "${CI}" != false ]; then
     echo "PostgreSQL could not start: on CI its tests must run" >&2
     exit 1
 else
