@@ -69,6 +69,11 @@ pub fn router(hub: Hub) -> Router {
             hub.clone(),
             crate::proxy::route,
         ))
+        // Outside the forwarding: a forwarded request carries the real client's address.
+        .layer(axum::middleware::from_fn_with_state(
+            hub.trusted_proxies.clone(),
+            crate::client_address::from_proxy,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             hub.limits.request_timeout,
             middleware::deadline,

@@ -177,6 +177,8 @@ pub struct Hub {
     pub tables_done: crate::tournaments::online::TablesDone,
     /// With a shared database: forwards requests for games other servers own.
     pub forwarder: Option<crate::proxy::Forwarder>,
+    /// Reverse proxies whose forwarding headers name the client.
+    pub trusted_proxies: crate::client_address::TrustedProxies,
     stopping: Arc<std::sync::atomic::AtomicBool>,
 }
 
@@ -201,6 +203,7 @@ impl Hub {
             presence: Presence::default(),
             tables_done,
             forwarder: None,
+            trusted_proxies: Default::default(),
             stopping: Arc::default(),
         };
         let timekeeper = hub.clone();

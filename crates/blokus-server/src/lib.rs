@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod assets;
 pub mod backup;
 pub mod chat;
+pub mod client_address;
 pub mod clock;
 pub mod cluster;
 pub mod codec;
@@ -59,6 +60,9 @@ pub struct Config {
     /// With a shared database: the `http://host:port` address other servers reach this
     /// one at (default: the address it listens on).
     pub advertise: Option<String>,
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` name the client (see
+    /// [`client_address`]); their own connections are not capped per address.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Size and rate limits.
     pub limits: Limits,
 }
@@ -90,6 +94,7 @@ pub async fn serve_until(
     store.resume_clocks(clock::now_ms()).await?;
     let limits = config.limits;
     let mut hub = Hub::new(store, limits);
+    hub.trusted_proxies = client_address::TrustedProxies::new(config.trusted_proxies.clone());
     let local = listener
         .local_addr()
         .map_err(|e| AppError::Internal(format!("listening address: {e}")))?;
@@ -108,6 +113,7 @@ pub async fn serve_until(
     let accept = listen::Accept {
         per_address: limits.http_per_address,
         header_timeout: limits.header_timeout,
+        uncapped: hub.trusted_proxies.clone(),
     };
     listen::serve(
         listener,

@@ -66,10 +66,12 @@ impl Drop for Slot {
 }
 
 /// Settings of the accept loop.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Accept {
     /// Connections one address may hold open at once.
     pub per_address: usize,
+    /// Addresses without that cap: trusted reverse proxies, which carry many clients.
+    pub uncapped: crate::client_address::TrustedProxies,
     /// Time a client has to send a request's headers, and that an idle keep-alive
     /// connection stays open.
     pub header_timeout: Duration,
@@ -111,7 +113,12 @@ pub async fn serve(
             },
             () = &mut stop => break,
         };
-        let Some(slot) = per_address.take(peer.ip(), accept.per_address) else {
+        let cap = if accept.uncapped.contains(peer.ip()) {
+            usize::MAX
+        } else {
+            accept.per_address
+        };
+        let Some(slot) = per_address.take(peer.ip(), cap) else {
             // Closing at once is the cheapest answer to an address that hoards sockets.
             drop(stream);
             continue;

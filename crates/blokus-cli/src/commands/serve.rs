@@ -29,6 +29,11 @@ pub struct Args {
     /// http://10.0.0.5:8080 (default: the listening address; required with 0.0.0.0).
     #[arg(long, value_name = "URL", requires = "database")]
     pub advertise: Option<String>,
+    /// The address of a reverse proxy in front (repeat for several): for its requests,
+    /// the client named in Forwarded / X-Forwarded-For gets the per-address limits, and
+    /// its own connections are not capped. Headers from other peers are ignored.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    pub trusted_proxy: Vec<std::net::IpAddr>,
 }
 
 /// Accepts only `postgres://` and `postgresql://` URLs.
@@ -57,6 +62,7 @@ pub fn run(args: Args) -> CmdResult {
             None => blokus_server::Database::Sqlite(args.data),
         },
         advertise: args.advertise,
+        trusted_proxies: args.trusted_proxy,
         limits: blokus_server::Limits {
             abandoned_after: std::time::Duration::from_secs_f64(minutes * 60.0),
             ..blokus_server::Limits::default()

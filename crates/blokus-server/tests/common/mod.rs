@@ -41,6 +41,16 @@ impl TestServer {
         database: blokus_server::Database,
         limits: blokus_server::Limits,
     ) -> TestServer {
+        TestServer::start_behind(database, limits, Vec::new())
+    }
+
+    /// Starts a server on this database with these limits, believing the forwarding
+    /// headers of these reverse proxies.
+    pub fn start_behind(
+        database: blokus_server::Database,
+        limits: blokus_server::Limits,
+        trusted_proxies: Vec<std::net::IpAddr>,
+    ) -> TestServer {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -58,6 +68,7 @@ impl TestServer {
                 port: 0,
                 database,
                 advertise: None,
+                trusted_proxies,
                 limits,
             };
             rt.spawn(async move {
