@@ -6,18 +6,6 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 
-fn token_of(created: &Value, seat: usize) -> String {
-    created["tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["seat"] == seat)
-        .unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn variants_are_listed_with_details() {
     let dir = tempfile::tempdir().unwrap();
@@ -90,14 +78,11 @@ async fn bad_creation_requests_are_refused_with_reasons() {
 async fn two_people_play_by_link_and_the_server_guards_every_move() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
-    let (status, created) = post(
+    let (id, created) = create_game(
         &server,
-        "/api/games",
         json!({"variant": "duo", "seats": [{"kind": "me"}, {"kind": "human"}]}),
     )
     .await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
     let t0 = token_of(&created, 0);
     assert_eq!(t0.len(), 32);
     assert_eq!(
@@ -218,20 +203,12 @@ async fn two_people_play_by_link_and_the_server_guards_every_move() {
 async fn the_ai_answers_and_undo_takes_back_both_moves() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
-    let (_, created) = post(
+    let (id, created) = create_game(
         &server,
-        "/api/games",
         json!({"variant": "duo", "seats": [{"kind": "me"}, {"kind": "ai", "level": 1}]}),
     )
     .await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let mut a = ws(&server, &id).await;
-    send(
-        &mut a,
-        json!({"type": "join", "tokens": [token_of(&created, 0)]}),
-    )
-    .await;
-    until(&mut a, |m| is_state(m) && m["you"] == json!([0])).await;
+    let (mut a, _) = join(&server, &id, &[token_of(&created, 0)]).await;
     send(
         &mut a,
         json!({"type": "move", "cells": "d9,c10,d10,e10,d11"}),
@@ -251,17 +228,13 @@ async fn the_ai_answers_and_undo_takes_back_both_moves() {
 async fn games_survive_a_crash_of_the_server() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
-    let (_, created) = post(
+    let (id, created) = create_game(
         &server,
-        "/api/games",
         json!({"variant": "duo", "seats": [{"kind": "hotseat"}, {"kind": "hotseat"}]}),
     )
     .await;
-    let id = created["id"].as_str().unwrap().to_string();
     let tokens = vec![token_of(&created, 0), token_of(&created, 1)];
-    let mut a = ws(&server, &id).await;
-    send(&mut a, json!({"type": "join", "tokens": tokens})).await;
-    until(&mut a, |m| is_state(m) && m["you"] == json!([0, 1])).await;
+    let (mut a, _) = join(&server, &id, &tokens).await;
     for (ply, mv) in ["d9,c10,d10,e10,d11", "i4,h5,i5,j5,i6"].iter().enumerate() {
         send(&mut a, json!({"type": "move", "cells": mv})).await;
         until(&mut a, |m| is_state(m) && m["ply"] == ply + 1).await;
@@ -276,9 +249,8 @@ async fn games_survive_a_crash_of_the_server() {
     assert_eq!(after["moves"], before["moves"]);
     assert_eq!(after["owners"], before["owners"]);
     // The tokens still hold their seats and play goes on.
-    let mut a = ws(&server, &id).await;
-    send(&mut a, json!({"type": "join", "tokens": tokens})).await;
-    let s = until(&mut a, |m| is_state(m) && m["you"] == json!([0, 1])).await;
+    let (_a, s) = join(&server, &id, &tokens).await;
+    assert_eq!(s["you"], json!([0, 1]));
     assert_eq!(s["ply"], 2);
     assert_eq!(s["legal"].as_array().unwrap().len(), 696);
 }
@@ -287,13 +259,11 @@ async fn games_survive_a_crash_of_the_server() {
 async fn flooding_is_rate_limited() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
-    let (_, created) = post(
+    let (id, _) = create_game(
         &server,
-        "/api/games",
         json!({"variant": "duo", "seats": [{"kind": "me"}, {"kind": "human"}]}),
     )
     .await;
-    let id = created["id"].as_str().unwrap().to_string();
     let mut a = ws(&server, &id).await;
     for _ in 0..40 {
         send(&mut a, json!({"type": "ping"})).await;
@@ -335,21 +305,10 @@ async fn every_variant_plays_in_hot_seat_and_its_record_reads_back() {
         let players = v["players"].as_u64().unwrap() as usize;
         let seats: Vec<Value> = (0..players).map(|_| json!({"kind": "hotseat"})).collect();
         let options = json!({"alternate_contact": v["alternate_contact"]});
-        let (status, created) = post(
-            &server,
-            "/api/games",
-            json!({"variant": vid, "options": options, "seats": seats}),
-        )
-        .await;
-        assert_eq!(status, 201, "{vid}: {created}");
-        let id = created["id"].as_str().unwrap().to_string();
+        let body = json!({"variant": vid, "options": options, "seats": seats});
+        let (id, created) = create_game(&server, body).await;
         let tokens: Vec<String> = (0..players).map(|s| token_of(&created, s)).collect();
-        let mut a = ws(&server, &id).await;
-        send(&mut a, json!({"type": "join", "tokens": tokens})).await;
-        let mut s = until(&mut a, |m| {
-            is_state(m) && m["you"].as_array().is_some_and(|y| y.len() == players)
-        })
-        .await;
+        let (mut a, mut s) = join(&server, &id, &tokens).await;
         let plies = 6;
         for ply in 0..plies {
             if s["awaiting_pie"] == true {
@@ -418,13 +377,7 @@ async fn an_ai_game_goes_on_by_itself_after_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
     let seats: Vec<Value> = (0..4).map(|_| json!({"kind": "ai", "level": 1})).collect();
-    let (_, created) = post(
-        &server,
-        "/api/games",
-        json!({"variant": "classic", "seats": seats}),
-    )
-    .await;
-    let id = created["id"].as_str().unwrap().to_string();
+    let (id, _) = create_game(&server, json!({"variant": "classic", "seats": seats})).await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while stored_plies(&server, &id).await < 2 {
         assert!(std::time::Instant::now() < deadline, "the AIs play");

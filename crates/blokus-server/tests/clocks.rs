@@ -9,29 +9,11 @@ use std::time::Duration;
 use common::*;
 use serde_json::{json, Value};
 
-fn token_of(created: &Value, seat: usize) -> String {
-    created["tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["seat"] == seat)
-        .unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 /// Creates a game of `variant` where every seat is played from this device.
 async fn hotseat_game(server: &TestServer, variant: &str, players: usize, clock: Value) -> Value {
     let seats: Vec<Value> = (0..players).map(|_| json!({"kind": "hotseat"})).collect();
-    let (status, created) = post(
-        server,
-        "/api/games",
-        json!({"variant": variant, "seats": seats, "clock": clock}),
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
-    created
+    let body = json!({"variant": variant, "seats": seats, "clock": clock});
+    create_game(server, body).await.1
 }
 
 fn ms(state: &Value, seat: usize) -> i64 {
@@ -294,16 +276,13 @@ async fn the_ai_moves_within_its_time() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
     // Level 9 searches 10,000 simulations a move: far more than three seconds allow.
-    let (status, created) = post(
+    let (id, _) = create_game(
         &server,
-        "/api/games",
         json!({"variant": "duo", "seats": [{"kind": "ai", "level": 9}, {"kind": "me"}],
                "clock": {"type": "fischer", "base": 3, "increment": 0}}),
     )
     .await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap();
-    let mut a = ws(&server, id).await;
+    let mut a = ws(&server, &id).await;
     let s = until(&mut a, |m| is_state(m) && m["ply"] == 1).await;
     assert_eq!(s["clock"]["running"], 1);
     assert!(ms(&s, 0) > 2_000, "the AI took too long: {s}");
@@ -324,26 +303,19 @@ async fn waiting_for_the_cpu_does_not_count_against_the_ai() {
     let mut hogs = Vec::new();
     for _ in 0..3 {
         let ai = json!({"kind": "ai", "level": 9});
-        let (status, created) = post(
-            &server,
-            "/api/games",
-            json!({"variant": "classic", "seats": [ai, ai, ai, ai]}),
-        )
-        .await;
-        assert_eq!(status, 201, "{created}");
-        hogs.push(ws(&server, created["id"].as_str().unwrap()).await);
+        let body = json!({"variant": "classic", "seats": [ai, ai, ai, ai]});
+        let (id, _) = create_game(&server, body).await;
+        hogs.push(ws(&server, &id).await);
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
     let t0 = std::time::Instant::now();
-    let (status, created) = post(
+    let (id, _) = create_game(
         &server,
-        "/api/games",
         json!({"variant": "duo", "seats": [{"kind": "ai", "level": 1}, {"kind": "me"}],
                "clock": {"type": "fischer", "base": 1, "increment": 0}}),
     )
     .await;
-    assert_eq!(status, 201, "{created}");
-    let mut a = ws(&server, created["id"].as_str().unwrap()).await;
+    let mut a = ws(&server, &id).await;
     let s = until(&mut a, |m| is_state(m) && m["ply"] == 1).await;
     let waited = t0.elapsed();
     assert_eq!(

@@ -9,18 +9,6 @@ use serde_json::{json, Value};
 
 const YARD: &str = "name = yard\nheights = 2:2 3:3 4:3\nfootprint =\noooo\noooo\noooo\n";
 
-fn token_of(created: &Value, seat: usize) -> String {
-    created["tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["seat"] == seat)
-        .unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sites_are_listed_and_bad_3d_creations_are_refused_with_reasons() {
     let dir = tempfile::tempdir().unwrap();
@@ -94,14 +82,7 @@ async fn sites_are_listed_and_bad_3d_creations_are_refused_with_reasons() {
     // Every seating on a built-in site starts, with the site's height for its players.
     for (variant, seats, height) in [("rumis_4", 4, 8), ("rumis_3", 3, 6), ("rumis_2x4", 2, 8)] {
         let seats: Vec<Value> = (0..seats).map(|_| json!({"kind": "human"})).collect();
-        let (status, created) = post(
-            &server,
-            "/api/games",
-            json!({"variant": variant, "seats": seats}),
-        )
-        .await;
-        assert_eq!(status, 201, "{created}");
-        let id = created["id"].as_str().unwrap();
+        let (id, created) = create_game(&server, json!({"variant": variant, "seats": seats})).await;
         assert_eq!(created["url"], format!("/cube/{id}"));
         let (_, st) = get(&server, &format!("/api/games/{id}")).await;
         assert_eq!(st["family"], "cube");
@@ -131,19 +112,14 @@ async fn play_out(a: &mut Ws) -> Value {
 async fn a_person_plays_a_whole_3d_game_against_the_ai_across_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
-    let (status, created) = post(
+    let (id, created) = create_game(
         &server,
-        "/api/games",
         json!({"variant": "rumis_2", "site_definition": YARD,
                "seats": [{"kind": "me"}, {"kind": "ai", "level": 1}]}),
     )
     .await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
     let token = token_of(&created, 0);
-    let mut a = ws(&server, &id).await;
-    send(&mut a, json!({"type": "join", "token": token})).await;
-    let s = until(&mut a, |m| is_state(m) && m["you"] == json!([0])).await;
+    let (mut a, s) = join(&server, &id, std::slice::from_ref(&token)).await;
     assert_eq!(s["family"], "cube");
     assert_eq!(s["variant"], "rumis_2");
     assert_eq!(s["site"]["name"], "yard");

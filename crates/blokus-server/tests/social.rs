@@ -9,33 +9,15 @@ use std::time::Duration;
 use common::*;
 use serde_json::{json, Value};
 
-fn token_of(created: &Value, seat: usize) -> String {
-    created["tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["seat"] == seat)
-        .unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 /// A Duo game between two people by link: (id, token of seat 0, token of seat 1).
 async fn duo_between_people(server: &TestServer) -> (String, String, String) {
-    let (status, created) = post(
+    let (id, created) = create_game(
         server,
-        "/api/games",
         json!({"variant": "duo", "seats": [{"kind": "me"}, {"kind": "human"}]}),
     )
     .await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let t0 = token_of(&created, 0);
-    let (status, joined) = post(server, &format!("/api/games/{id}/join"), json!({})).await;
-    assert_eq!(status, 200, "{joined}");
-    let t1 = joined["token"].as_str().unwrap().to_string();
-    (id, t0, t1)
+    let t1 = claim_seat(server, &id).await;
+    (id, token_of(&created, 0), t1)
 }
 
 fn is_chat(m: &Value) -> bool {
@@ -203,21 +185,12 @@ async fn names_and_two_chat_channels_survive_a_crash() {
 async fn nobody_moves_before_the_invited_player_takes_the_seat() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
-    let (status, created) = post(
+    let (id, created) = create_game(
         &server,
-        "/api/games",
         json!({"variant": "duo", "seats": [{"kind": "me"}, {"kind": "human"}]}),
     )
     .await;
-    assert_eq!(status, 201);
-    let id = created["id"].as_str().unwrap().to_string();
-    let mut a = ws(&server, &id).await;
-    send(
-        &mut a,
-        json!({"type": "join", "token": token_of(&created, 0)}),
-    )
-    .await;
-    until(&mut a, |m| is_state(m) && m["you"] == json!([0])).await;
+    let (mut a, _) = join(&server, &id, &[token_of(&created, 0)]).await;
     send(
         &mut a,
         json!({"type": "move", "cells": "d9,c10,d10,e10,d11"}),
@@ -232,7 +205,7 @@ async fn nobody_moves_before_the_invited_player_takes_the_seat() {
             .contains("share this game's link"),
         "{e}"
     );
-    post(&server, &format!("/api/games/{id}/join"), json!({})).await;
+    claim_seat(&server, &id).await;
     until(&mut a, |m| is_state(m) && m["seats"][1]["claimed"] == true).await;
     send(
         &mut a,
@@ -242,18 +215,16 @@ async fn nobody_moves_before_the_invited_player_takes_the_seat() {
     until(&mut a, |m| is_state(m) && m["ply"] == 1).await;
 
     // An AI seat counts as taken, but waits for the invited person like everybody.
-    let (_, created) = post(
+    let (id, _) = create_game(
         &server,
-        "/api/games",
         json!({"variant": "duo", "seats": [{"kind": "ai", "level": 1}, {"kind": "human"}]}),
     )
     .await;
-    let id = created["id"].as_str().unwrap().to_string();
     tokio::time::sleep(Duration::from_millis(800)).await;
     let (_, st) = get(&server, &format!("/api/games/{id}")).await;
     assert_eq!(st["ply"], 0, "the AI waits for its opponent");
     let mut b = ws(&server, &id).await;
-    post(&server, &format!("/api/games/{id}/join"), json!({})).await;
+    claim_seat(&server, &id).await;
     until(&mut b, |m| is_state(m) && m["ply"] == 1).await;
 }
 
@@ -357,20 +328,13 @@ async fn games_abandoned_before_their_first_move_leave_the_running_list() {
     };
     let server = TestServer::start_with(dir.path(), limits);
     let hotseat = json!({"variant": "duo", "seats": [{"kind": "me"}, {"kind": "hotseat"}]});
-    let (_, left) = post(&server, "/api/games", hotseat.clone()).await;
-    let (_, watched) = post(&server, "/api/games", hotseat.clone()).await;
-    let (_, played) = post(&server, "/api/games", hotseat).await;
-    let left = left["id"].as_str().unwrap().to_string();
-    let watched_id = watched["id"].as_str().unwrap().to_string();
-    let played_id = played["id"].as_str().unwrap().to_string();
+    let (left, _) = create_game(&server, hotseat.clone()).await;
+    let (watched_id, _) = create_game(&server, hotseat.clone()).await;
+    let (played_id, played) = create_game(&server, hotseat).await;
     let mut w = ws(&server, &watched_id).await;
     until(&mut w, is_state).await;
-    let mut p = ws(&server, &played_id).await;
-    send(
-        &mut p,
-        json!({"type": "join", "tokens": [token_of(&played, 0), token_of(&played, 1)]}),
-    )
-    .await;
+    let tokens = [token_of(&played, 0), token_of(&played, 1)];
+    let (mut p, _) = join(&server, &played_id, &tokens).await;
     send(
         &mut p,
         json!({"type": "move", "cells": "d9,c10,d10,e10,d11"}),

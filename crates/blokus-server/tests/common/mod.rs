@@ -305,3 +305,52 @@ pub async fn get_when_served(server: &TestServer, path: &str) -> (u16, Value) {
     }
     get(server, path).await
 }
+
+/// The seat token of `seat` in the answer to a game's creation.
+pub fn token_of(created: &Value, seat: usize) -> String {
+    created["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["seat"] == seat)
+        .unwrap_or_else(|| panic!("no token for seat {seat}: {created}"))["token"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Creates a game, which must succeed: its id and the creation's answer (with the seat
+/// tokens).
+pub async fn create_game(server: &TestServer, body: Value) -> (String, Value) {
+    let (status, created) = post(server, "/api/games", body).await;
+    assert_eq!(status, 201, "{created}");
+    (created["id"].as_str().unwrap().to_string(), created)
+}
+
+/// Claims the seat a game keeps for a person by link: its token.
+pub async fn claim_seat(server: &TestServer, id: &str) -> String {
+    let (status, joined) = post(
+        server,
+        &format!("/api/games/{id}/join"),
+        serde_json::json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    joined["token"].as_str().unwrap().to_string()
+}
+
+/// Opens a game's WebSocket and takes the seats of `tokens`: the socket and the first
+/// state that shows them taken.
+pub async fn join(server: &TestServer, id: &str, tokens: &[String]) -> (Ws, Value) {
+    let mut socket = ws(server, id).await;
+    send(
+        &mut socket,
+        serde_json::json!({"type": "join", "tokens": tokens}),
+    )
+    .await;
+    let state = until(&mut socket, |m| {
+        is_state(m) && m["you"].as_array().is_some_and(|y| y.len() == tokens.len())
+    })
+    .await;
+    (socket, state)
+}
