@@ -1314,6 +1314,60 @@ test('accounts: sign up keeps a guest game, a rated game against the AI to the e
   assert((await page.locator('#games .badge:text("rated")').count()) === 1, 'the rated game is marked');
   await shot(page, 'profile');
 
+  // The lobby shows the account's rating in the game's pool next to its name.
+  const shown = `${name} ${rating}?`;
+  await page.goto(`${base}/`);
+  await page.selectOption('#variant', 'duo');
+  await page.locator('.seat-kind').nth(0).selectOption('me');
+  await page.locator('.seat-kind').nth(1).selectOption('human');
+  await Promise.all([page.waitForURL(/\/game\/[0-9a-f]{16}$/), page.click('#create-btn')]);
+  const open = page.url().split('/').pop();
+  await page.goto(`${base}/`);
+  await page.waitForSelector(`#open a[href="/game/${open}"]:has-text("${shown}")`);
+
+  // A rated event: entered with one click as the account, the rating in the standings,
+  // "your table" found from the account, and the event on the profile with its place.
+  const event = await page.evaluate(async () => {
+    const r = await fetch('/api/tournaments', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Rated club night', variant: 'duo', rounds: 1, online: true, rated: true, bots: [{ level: 1 }] }),
+    });
+    return r.json();
+  });
+  await page.goto(`${base}/event/${event.id}`);
+  await page.waitForSelector(`#reg-btn:text("Enter as ${name}")`);
+  assert(await page.isHidden('#reg-name'), 'no name to type when logged in');
+  await page.click('#reg-btn');
+  await page.waitForSelector(`#standings-table a[href="/profile/${name}"]`);
+  await page.waitForSelector(`#standings-table .rating:text("${rating}?")`);
+  assert(((await page.textContent('#ev-settings')) || '').includes('rated'), 'the event says it is rated');
+  const paired = await page.evaluate(async (token) => {
+    const r = await fetch(`/api/tournaments/${location.pathname.split('/')[2]}/pair`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    return r.json();
+  }, event.organiser_token);
+  await page.waitForSelector('#my-game');
+  // The organiser enters the table's result by hand: the event is over.
+  const seats = paired.event.rounds[0].tables[0].seats;
+  const mine = paired.event.entrants.find((/** @type {{name: string}} */ e) => e.name === name).id;
+  const scores = seats.map((/** @type {number} */ e) => (e === mine ? 20 : 10));
+  await page.evaluate(async ([token, sc]) => {
+    await fetch(`/api/tournaments/${location.pathname.split('/')[2]}/results`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token, round: 1, table: 1, scores: sc }),
+    });
+  }, [event.organiser_token, scores]);
+  await page.goto(`${base}/profile/${name}`);
+  await page.waitForSelector(`#events li[data-event="${event.id}"] a[href="/event/${event.id}"]:text("Rated club night")`);
+  const line = await page.textContent(`#events li[data-event="${event.id}"]`);
+  assert(!!line && line.includes('final place 1st of 2') && line.includes('rated'), `the event's line: ${line}`);
+  await shot(page, 'profile-events');
+
   // The leaderboard lists the player; logging out brings back the login link.
   await page.goto(`${base}/leaderboard?pool=duo`);
   await page.waitForSelector(`#board a[href="/profile/${name}"]`);

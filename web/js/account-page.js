@@ -1,13 +1,13 @@
 // @ts-check
 /**
- * The account page: log in, sign up (taking this browser's guest games along), log out
- * and change the password.
+ * The account page: log in, sign up (taking this browser's guest games and event
+ * entries along), log out and change the password.
  * @module
  */
 
 import { $, account, postJson } from './api.js';
 import { syncTokens } from './account.js';
-import { allTokens } from './tokens.js';
+import { allEvents, allTokens } from './tokens.js';
 
 /**
  * @param {string} id
@@ -62,7 +62,9 @@ async function main() {
     await postJson('/api/accounts', {
       name: value('signup-name'),
       password: value('signup-password'),
-      tokens: [...new Set(allTokens())].slice(-200),
+      // The seats of this browser's guest games, and its entries in events (their
+      // device tokens, last so that they are kept within the limit).
+      tokens: [...new Set([...allTokens(), ...Object.values(allEvents()).flatMap((e) => (e.player ? [e.player] : []))])].slice(-200),
     });
     await welcome();
   });

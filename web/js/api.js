@@ -141,6 +141,7 @@
  * @property {number} updated
  * @property {string} [clock] the time control's short name, timed games only
  * @property {number[]} [my_seats]
+ * @property {Array<{seat: number, rating: number, provisional: boolean}>} [ratings] the ratings of the seats played from accounts (open and running games)
  */
 
 /**
@@ -248,6 +249,8 @@
  * @property {boolean} finished
  * @property {boolean} online
  * @property {boolean} auto_pair
+ * @property {boolean} rated every table's game is rated (only accounts enter)
+ * @property {Array<{entrant: number, rating: number, provisional: boolean}>} accounts the entrants playing from an account, with their rating in the event's pool
  * @property {{control: TimeControl, label: string}} [clock] the time control of every game (online)
  * @property {Array<{round: number, table: number, game: string, status: 'open'|'running'|'finished', plies: number}>} games
  */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { $, colourHex, getJson, h, postJson } from './api.js';
+import { $, account, colourHex, getJson, h, postJson } from './api.js';
 import { addTokens, eventTokens, setEventToken } from './tokens.js';
 
 /** @typedef {import('./api.js').EventView} EventView */
@@ -26,6 +26,8 @@ let viewText = '';
 let me = null;
 /** @type {Record<string, VariantSummary>} */
 const variants = {};
+/** The logged-in account of this browser, if any. */
+let signedIn = /** @type {import('./api.js').Account|null} */ (null);
 /** The round shown in the tables panel (null: the current one). */
 let shownRound = /** @type {number|null} */ (null);
 /** A render postponed while the organiser types. */
@@ -148,7 +150,7 @@ function renderHead() {
   document.title = `${c.name} · Blokus tournament`;
   $('#ev-title').textContent = c.name;
   const vn = variants[c.variant]?.name || c.variant;
-  $('#ev-settings').textContent = `${vn} · ${c.rounds} round${c.rounds === 1 ? '' : 's'} · ${SYSTEMS[c.pairing] || c.pairing} pairing · ${c.short_tables === 'smaller' ? 'smaller tables' : 'byes'} when the tables are not full · ${v.online ? 'online, in this web app' : 'over the board'}${v.clock ? ` · clock ${v.clock.label}` : ''}`;
+  $('#ev-settings').textContent = `${vn} · ${c.rounds} round${c.rounds === 1 ? '' : 's'} · ${SYSTEMS[c.pairing] || c.pairing} pairing · ${c.short_tables === 'smaller' ? 'smaller tables' : 'byes'} when the tables are not full · ${v.online ? 'online, in this web app' : 'over the board'}${v.clock ? ` · clock ${v.clock.label}` : ''}${v.rated ? ' · rated' : ''}`;
   $('#ev-state').textContent = stateLine();
   /** @type {HTMLAnchorElement} */ ($('#csv')).href = `/api/tournaments/${id}/standings.csv`;
   const sgf = /** @type {HTMLAnchorElement} */ ($('#sgf'));
@@ -159,9 +161,33 @@ function renderHead() {
 function renderRegister() {
   const v = /** @type {EventView} */ (view);
   const open = !v.finished && !(v.event.rounds.length && v.event.config.pairing === 'round_robin');
-  $('#register').hidden = !open || !!tokens().player;
+  $('#register').hidden = !open || !!tokens().player || !!me;
   const h2 = $('#register h2');
   h2.textContent = v.event.rounds.length ? 'Register (late entry: from the next round on)' : 'Register';
+  // Logged in, the entry is the account's, under its user name; a rated event takes
+  // only accounts.
+  const name = /** @type {HTMLInputElement} */ ($('#reg-name'));
+  name.hidden = !!signedIn;
+  name.required = !signedIn;
+  $('#reg-btn').textContent = signedIn ? `Enter as ${signedIn.name}` : 'Register';
+  $('#reg-btn').hidden = !signedIn && v.rated;
+  const note = $('#reg-note');
+  note.hidden = !!signedIn && !v.rated;
+  note.replaceChildren(...(signedIn
+    ? ['Rated: your games here change your rating.']
+    : [v.rated ? 'This event is rated: ' : 'Have an account? ',
+      h('a', { href: `/account?back=${encodeURIComponent(location.pathname)}` }, ['log in']),
+      v.rated ? ' to enter it.' : ' to enter under your user name.']));
+}
+
+/**
+ * The rating of an entrant who plays from an account (`1523`, `1500?` while
+ * provisional), or '' for others.
+ * @param {number} entrant
+ */
+function ratingOf(entrant) {
+  const a = /** @type {EventView} */ (view).accounts.find((x) => x.entrant === entrant);
+  return a ? `${a.rating}${a.provisional ? '?' : ''}` : '';
 }
 
 /** The panel of the player registered from this browser. */
@@ -416,9 +442,14 @@ function renderStandings() {
   const rows = st.rows.map((r) => {
     const e = entrant(r.entrant);
     const kind = e.kind.type === 'bot' ? h('span', { class: 'tag' }, ['bot']) : '';
+    const rating = ratingOf(r.entrant);
+    // An account holder's name leads to their profile, with their rating beside it.
+    const name = rating
+      ? [h('a', { href: `/profile/${encodeURIComponent(r.name)}` }, [r.name]), ' ', h('span', { class: 'rating', title: 'rating' }, [rating])]
+      : [r.name];
     const cells = [`${r.place}${r.shared ? '=' : ''}`, r.number === null ? '' : String(r.number), '', pts(r.points), ...r.tiebreaks.map(pts), String(r.played)];
     return h('tr', { class: [me && me.entrant === r.entrant ? 'mine' : '', r.withdrawn ? 'withdrawn' : ''].join(' ').trim() },
-      cells.map((c, i) => (i === 2 ? h('td', {}, [r.name, ' ', kind]) : h('td', { class: numeric(i) ? 'num' : '' }, [c]))));
+      cells.map((c, i) => (i === 2 ? h('td', {}, [...name, ' ', kind]) : h('td', { class: numeric(i) ? 'num' : '' }, [c]))));
   });
   $('#standings').replaceChildren(h('table', { class: 'ev', id: 'standings-table' }, [
     h('thead', {}, [h('tr', {}, head.map((c, i) => h('th', { class: numeric(i) ? 'num' : '' }, [c])))]),
@@ -471,14 +502,19 @@ function render() {
 /** Fetches "your table" and remembers the seat tokens of this player's games. */
 async function loadMe() {
   const token = tokens().player;
-  if (!token) return;
+  // A logged-in account finds its entry without this browser's token.
+  const v = /** @type {EventView} */ (view);
+  const who = signedIn ? signedIn.name.toLowerCase() : null;
+  const mine = v.accounts.some((a) => entrant(a.entrant).name.toLowerCase() === who);
+  if (!token && !mine) return;
   try {
     /** @type {Me} */
-    const m = await postJson(`/api/tournaments/${id}/me`, { token });
+    const m = await postJson(`/api/tournaments/${id}/me`, token ? { token } : {});
     for (const g of m.games) addTokens(g.game, [{ seat: g.seat, token: g.seat_token }]);
     me = m;
   } catch (e) {
-    showError(e);
+    // Without a token, an account that has not entered simply has no table here.
+    if (token) showError(e);
   }
 }
 
@@ -521,7 +557,7 @@ async function register(e) {
   const name = /** @type {HTMLInputElement} */ ($('#reg-name')).value.trim();
   try {
     /** @type {{entrant: number, token: string}} */
-    const r = await postJson(`/api/tournaments/${id}/entrants`, { name });
+    const r = await postJson(`/api/tournaments/${id}/entrants`, signedIn ? {} : { name });
     setEventToken(id, 'player', r.token);
     await show(await getJson(`/api/tournaments/${id}`), true);
   } catch (x) {
@@ -532,6 +568,7 @@ async function register(e) {
 
 async function init() {
   takeLinkToken();
+  signedIn = await account();
   /** @type {VariantSummary[]} */
   const list = await getJson('/api/variants');
   for (const v of list) variants[v.id] = v;

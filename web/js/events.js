@@ -50,6 +50,7 @@ async function create(e) {
     body.auto_pair = input('#ev-auto').checked;
     const clock = timeControl(/** @type {HTMLSelectElement} */ ($('#ev-clock')).value);
     if (clock) body.clock = clock;
+    if (input('#ev-rated').checked) body.rated = true;
   }
   const btn = /** @type {HTMLButtonElement} */ ($('#create-event-btn'));
   btn.disabled = true;

@@ -145,8 +145,13 @@ function ago(t) {
 function gameItem(g) {
   const cube = cubeVariants.find((x) => x.id === g.variant);
   const v = cube || variants.find((x) => x.id === g.variant);
+  /** An account's rating next to its name: `alice 1523`, `bob 1500?` while provisional. */
+  const rated = (/** @type {number} */ i) => {
+    const r = (g.ratings || []).find((x) => x.seat === i);
+    return r ? ` ${r.rating}${r.provisional ? '?' : ''}` : '';
+  };
   const seats = g.seats
-    .map((s) => (s.kind === 'ai' ? `AI ${s.level}` : s.name ? s.name : s.kind === 'human' && !s.claimed ? 'open' : 'person'))
+    .map((s, i) => (s.kind === 'ai' ? `AI ${s.level}` : s.name ? `${s.name}${rated(i)}` : s.kind === 'human' && !s.claimed ? 'open' : 'person'))
     .join(' · ');
   return h('li', {}, [
     h('a', { href: `/${cube ? 'cube' : 'game'}/${g.id}` }, [

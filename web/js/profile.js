@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * A player's profile: ratings per pool, the rating history drawn as an SVG graph, and
- * the games played with links to their replays.
+ * the games played with links to their replays, and the events played with their places.
  * @module
  */
 
@@ -11,7 +11,8 @@ import { $, getJson, h } from './api.js';
  * @typedef {{pool: string, pool_name: string, rating: number, deviation: number, games: number, provisional: boolean}} RatingRow
  * @typedef {{pool: string, game: string, before: number, rating: number, deviation: number, at: number}} HistoryRow
  * @typedef {import('./api.js').GameSummary & {rated: boolean}} ProfileGame
- * @typedef {{name: string, created: number, ratings: RatingRow[], history: HistoryRow[], games: ProfileGame[]}} Profile
+ * @typedef {{id: string, name: string, variant: string, created: number, rated: boolean, finished: boolean, place: number|null, shared: boolean, entrants: number}} EventPlayed
+ * @typedef {{name: string, created: number, ratings: RatingRow[], history: HistoryRow[], games: ProfileGame[], events: EventPlayed[]}} Profile
  */
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -109,6 +110,30 @@ function gameItem(g) {
   ]);
 }
 
+/**
+ * `1st`, `2nd`, `3rd`, `4th`...
+ * @param {number} n
+ */
+function ordinal(n) {
+  const t = n % 100;
+  const suffix = t >= 11 && t <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th';
+  return `${n}${suffix}`;
+}
+
+/**
+ * @param {EventPlayed} e
+ * @returns {HTMLElement}
+ */
+function eventItem(e) {
+  const place = e.place === null ? '' : `${ordinal(e.place)}${e.shared ? '=' : ''} of ${e.entrants}`;
+  const where = e.finished ? `final place ${place}` : `under way${place ? `, ${place} so far` : ''}`;
+  return h('li', { 'data-event': e.id }, [
+    h('a', { href: `/event/${e.id}` }, [h('b', {}, [e.name])]),
+    h('span', { class: 'muted' }, [` ${e.variant} · ${day(e.created)} · ${where}`]),
+    e.rated ? h('span', { class: 'badge' }, ['rated']) : '',
+  ]);
+}
+
 async function main() {
   const name = decodeURIComponent(location.pathname.split('/').pop() || '');
   /** @type {Profile} */
@@ -142,6 +167,9 @@ async function main() {
   $('#graph').replaceChildren(graph(p.history, names));
   $('#games').replaceChildren(
     ...(p.games.length ? p.games.map(gameItem) : [h('li', { class: 'muted' }, ['No games yet.'])]),
+  );
+  $('#events').replaceChildren(
+    ...(p.events.length ? p.events.map(eventItem) : [h('li', { class: 'muted' }, ['No events yet.'])]),
   );
 }
 

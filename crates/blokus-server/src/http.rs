@@ -313,11 +313,6 @@ async fn create_game(
         check_rated(&req.seats, creator.as_ref())?;
     }
     let (variant, options, game, players) = new_game_of(&req)?;
-    if req.rated && matches!(game, RoomGame::Cube(_)) {
-        return Err(AppError::BadRequest(
-            "Blokus 3D games cannot be rated: ratings are of the flat variant families".into(),
-        ));
-    }
     if req.seats.len() != players {
         return Err(AppError::BadRequest(format!(
             "variant '{variant}' has {players} players: give exactly {players} seats (got {})",
@@ -450,12 +445,16 @@ async fn list_games(
         }
         None => None,
     };
+    let mut open = hub.store.list(GameStatus::Open, 50).await?;
+    let mut running = hub
+        .store
+        .list_running(50, abandoned_cutoff(&hub), hub.presence.ids())
+        .await?;
+    // Ratings next to the names of the games one may join or watch.
+    crate::ratings::annotate(&hub.store, &mut [&mut open, &mut running]).await?;
     Ok(Json(GameLists {
-        open: hub.store.list(GameStatus::Open, 50).await?,
-        running: hub
-            .store
-            .list_running(50, abandoned_cutoff(&hub), hub.presence.ids())
-            .await?,
+        open,
+        running,
         finished: hub.store.list(GameStatus::Finished, 50).await?,
         mine,
     }))

@@ -31,7 +31,10 @@ pub use analyses::StoredAnalysis;
 pub use leases::{HEARTBEAT, LEASE};
 pub use postgres::Postgres;
 pub use sqlite::Sqlite;
-pub use tournaments::{StoredTournament, TableGame, TableGameRow, TableLink, TournamentChanges};
+pub use tournaments::{
+    AccountEvent, EntrantAccount, StoredTournament, TableGame, TableGameRow, TableLink,
+    TournamentChanges,
+};
 
 /// A game as stored.
 #[derive(Clone, Debug)]
@@ -146,6 +149,10 @@ pub struct GameSummary {
     /// For `mine` lists: the seats the given tokens hold.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub my_seats: Vec<usize>,
+    /// In the lobby's lists: the rating of each seat played from an account, in the
+    /// game's pool (see [`crate::ratings::annotate`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ratings: Vec<crate::ratings::SeatRating>,
 }
 
 /// Where the games live.

@@ -8,155 +8,6 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 
-/// A browser: its session cookie and the CSRF token its pages were given.
-#[derive(Clone, Default)]
-struct Browser {
-    cookie: Option<String>,
-    csrf: Option<String>,
-}
-
-struct Answer {
-    status: u16,
-    body: Value,
-    set_cookie: Option<String>,
-}
-
-impl Browser {
-    async fn request(
-        &mut self,
-        server: &TestServer,
-        method: reqwest::Method,
-        path: &str,
-        body: Option<Value>,
-        extra: &[(&str, &str)],
-    ) -> Answer {
-        let mut r = reqwest::Client::new().request(method, server.url(path));
-        if !extra.iter().any(|(k, _)| *k == "origin") {
-            r = r.header("origin", format!("http://{}", server.addr));
-        }
-        if let Some(c) = &self.cookie {
-            r = r.header("cookie", format!("blokus_session={c}"));
-        }
-        if let Some(t) = &self.csrf {
-            r = r.header("x-csrf-token", t);
-        }
-        for (k, v) in extra {
-            r = r.header(*k, *v);
-        }
-        if let Some(b) = body {
-            r = r.json(&b);
-        }
-        let res = r.send().await.unwrap();
-        let status = res.status().as_u16();
-        let set_cookie = res
-            .headers()
-            .get("set-cookie")
-            .map(|v| v.to_str().unwrap().to_string());
-        if let Some(sc) = &set_cookie {
-            let value = sc
-                .strip_prefix("blokus_session=")
-                .unwrap()
-                .split(';')
-                .next()
-                .unwrap();
-            self.cookie = (!value.is_empty()).then(|| value.to_string());
-        }
-        let body: Value = res.json().await.unwrap_or(Value::Null);
-        if let Some(t) = body["csrf"].as_str() {
-            self.csrf = Some(t.to_string());
-        }
-        Answer {
-            status,
-            body,
-            set_cookie,
-        }
-    }
-
-    async fn post(&mut self, server: &TestServer, path: &str, body: Value) -> Answer {
-        self.request(server, reqwest::Method::POST, path, Some(body), &[])
-            .await
-    }
-
-    async fn get(&mut self, server: &TestServer, path: &str) -> Answer {
-        self.request(server, reqwest::Method::GET, path, None, &[])
-            .await
-    }
-
-    async fn sign_up(server: &TestServer, name: &str, password: &str) -> Browser {
-        let mut b = Browser::default();
-        let a = b
-            .post(
-                server,
-                "/api/accounts",
-                json!({"name": name, "password": password}),
-            )
-            .await;
-        assert_eq!(a.status, 201, "{}", a.body);
-        b
-    }
-
-    async fn whoami(&mut self, server: &TestServer) -> Value {
-        self.get(server, "/api/account").await.body["account"]["name"].clone()
-    }
-}
-
-/// Limits for tests that play fast and log in often from one address.
-fn roomy() -> blokus_server::Limits {
-    blokus_server::Limits {
-        msgs_per_second: 1000.0,
-        msg_burst: 1000.0,
-        logins: blokus_server::accounts::limits::LoginLimits {
-            per_address_minute: 1000.0,
-            address_burst: 1000.0,
-            ..Default::default()
-        },
-        ..blokus_server::Limits::default()
-    }
-}
-
-fn token_of(created: &Value, seat: usize) -> String {
-    created["tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["seat"] == seat)
-        .unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
-/// Plays the first legal move for every seat `tokens` hold until the game is over
-/// (the AI plays the others); answers the final state.
-async fn play_to_end(server: &TestServer, id: &str, tokens: Vec<String>) -> Value {
-    let mut a = ws(server, id).await;
-    send(&mut a, json!({"type": "join", "tokens": tokens})).await;
-    // A state can come twice for one ply (a connection of the table comes or goes):
-    // each ply is answered once.
-    let mut answered = None;
-    loop {
-        let s = next(&mut a).await;
-        assert!(!is_error(&s), "{s}");
-        if !is_state(&s) {
-            continue;
-        }
-        if s["over"] == true {
-            return s;
-        }
-        let ply = s["ply"].as_u64();
-        if answered == ply || !s["legal"].is_array() {
-            continue;
-        }
-        if s["awaiting_pie"] == true {
-            send(&mut a, json!({"type": "pie", "choice": "keep"})).await;
-            answered = ply;
-        } else if let Some(first) = s["legal"].as_array().and_then(|l| l.first()) {
-            send(&mut a, json!({"type": "move", "cells": first, "ply": ply})).await;
-            answered = ply;
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_up_log_in_log_out_and_change_password() {
     let dir = tempfile::tempdir().unwrap();
@@ -265,42 +116,18 @@ async fn sign_up_log_in_log_out_and_change_password() {
 
     // Wrong password and unknown name: the same answer.
     let mut b = Browser::default();
-    let wrong = b
-        .post(
-            &server,
-            "/api/login",
-            json!({"name": "alice", "password": "wrong horse"}),
-        )
-        .await;
-    let unknown = b
-        .post(
-            &server,
-            "/api/login",
-            json!({"name": "zed", "password": "wrong horse"}),
-        )
-        .await;
+    let wrong = b.log_in(&server, "alice", "wrong horse").await;
+    let unknown = b.log_in(&server, "zed", "wrong horse").await;
     assert_eq!(wrong.status, 401);
     assert_eq!(wrong.status, unknown.status);
     assert_eq!(wrong.body, unknown.body);
-    let ok = b
-        .post(
-            &server,
-            "/api/login",
-            json!({"name": "aLiCe", "password": "correct horse"}),
-        )
-        .await;
+    let ok = b.log_in(&server, "aLiCe", "correct horse").await;
     assert_eq!(ok.status, 200);
     assert_eq!(ok.body["name"], "Alice", "the name as its owner spelled it");
 
     // A second device; then a password change on the first logs the second out.
     let mut phone = Browser::default();
-    phone
-        .post(
-            &server,
-            "/api/login",
-            json!({"name": "alice", "password": "correct horse"}),
-        )
-        .await;
+    phone.log_in(&server, "alice", "correct horse").await;
     assert_eq!(phone.whoami(&server).await, "Alice");
     let a = b
         .post(
@@ -331,21 +158,9 @@ async fn sign_up_log_in_log_out_and_change_password() {
     assert_eq!(b.whoami(&server).await, "Alice");
     assert_eq!(phone.whoami(&server).await, Value::Null);
     let mut c = Browser::default();
-    let a = c
-        .post(
-            &server,
-            "/api/login",
-            json!({"name": "alice", "password": "correct horse"}),
-        )
-        .await;
+    let a = c.log_in(&server, "alice", "correct horse").await;
     assert_eq!(a.status, 401);
-    let a = c
-        .post(
-            &server,
-            "/api/login",
-            json!({"name": "alice", "password": "battery staple"}),
-        )
-        .await;
+    let a = c.log_in(&server, "alice", "battery staple").await;
     assert_eq!(a.status, 200);
     // Without a session, the password cannot be changed.
     let a = Browser::default()
@@ -386,21 +201,15 @@ async fn sign_up_log_in_log_out_and_change_password() {
 async fn a_login_gets_a_new_session_whatever_cookie_it_came_with() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start_with(dir.path(), roomy());
-    Browser::sign_up(&server, "alice", "alice's secret").await;
+    signed_up(&server, "alice").await;
     // Mallory has a session of her own and plants its cookie in Alice's browser.
-    let mallory = Browser::sign_up(&server, "mallory", "mallory's secret").await;
+    let mallory = signed_up(&server, "mallory").await;
     let planted = mallory.cookie.clone().unwrap();
     let mut victim = Browser {
         cookie: Some(planted.clone()),
         csrf: None,
     };
-    let a = victim
-        .post(
-            &server,
-            "/api/login",
-            json!({"name": "alice", "password": "alice's secret"}),
-        )
-        .await;
+    let a = victim.log_in(&server, "alice", "alice's secret").await;
     assert_eq!(a.status, 200);
     assert_ne!(victim.cookie.as_deref(), Some(planted.as_str()));
     assert_eq!(victim.whoami(&server).await, "alice");
@@ -422,7 +231,7 @@ async fn a_login_gets_a_new_session_whatever_cookie_it_came_with() {
 async fn requests_from_other_sites_and_without_the_csrf_token_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start_with(dir.path(), roomy());
-    let mut alice = Browser::sign_up(&server, "alice", "alice's secret").await;
+    let mut alice = signed_up(&server, "alice").await;
     let body = json!({"name": "alice", "password": "alice's secret"});
     for headers in [
         vec![("origin", "http://evil.example")],
@@ -477,11 +286,7 @@ async fn requests_from_other_sites_and_without_the_csrf_token_are_refused() {
     assert_eq!(a.status, 201, "{}", a.body);
     // The password is unchanged.
     let a = Browser::default()
-        .post(
-            &server,
-            "/api/login",
-            json!({"name": "alice", "password": "alice's secret"}),
-        )
+        .log_in(&server, "alice", "alice's secret")
         .await;
     assert_eq!(a.status, 200);
 }
@@ -499,45 +304,33 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
         ..blokus_server::Limits::default()
     };
     let server = TestServer::start_with(dir.path(), limits);
-    Browser::sign_up(&server, "bob", "bob's password").await; // attempt 1
-    Browser::sign_up(&server, "carol", "carol's password").await; // 2
+    signed_up(&server, "bob").await; // attempt 1
+    signed_up(&server, "carol").await; // 2
     let mut b = Browser::default();
-    let login = |name: &str, pw: &str| json!({"name": name, "password": pw});
     for _ in 0..3 {
-        let a = b.post(&server, "/api/login", login("bob", "guess")).await;
+        let a = b.log_in(&server, "bob", "guess").await;
         assert_eq!(a.status, 401);
     } // 5
       // Bob's name is out of attempts, even with the right password...
-    let a = b
-        .post(&server, "/api/login", login("bob", "bob's password"))
-        .await;
+    let a = b.log_in(&server, "bob", "bob's secret").await;
     assert_eq!(a.status, 429);
     assert!(a.body["message"].as_str().unwrap().contains("user name"));
     // ...as is a name nobody has, after as many failures: the limit tells nothing.
     for _ in 0..3 {
-        let a = b
-            .post(&server, "/api/login", login("nobody", "guess"))
-            .await;
+        let a = b.log_in(&server, "nobody", "guess").await;
         assert_eq!(a.status, 401);
     }
-    let a = b
-        .post(&server, "/api/login", login("nobody", "guess"))
-        .await;
+    let a = b.log_in(&server, "nobody", "guess").await;
     assert_eq!(a.status, 429);
     assert!(a.body["message"].as_str().unwrap().contains("user name"));
     // Carol is not locked out by Bob's attacker...
-    let a = b
-        .post(&server, "/api/login", login("carol", "carol's password"))
-        .await;
+    let a = b.log_in(&server, "carol", "carol's secret").await;
     assert_eq!(a.status, 200); // 11
                                // ...until the address runs out of attempts altogether.
     for _ in 0..3 {
-        b.post(&server, "/api/login", login("carol", "carol's password"))
-            .await;
+        b.log_in(&server, "carol", "carol's secret").await;
     }
-    let a = b
-        .post(&server, "/api/login", login("carol", "carol's password"))
-        .await;
+    let a = b.log_in(&server, "carol", "carol's secret").await;
     assert_eq!(a.status, 429);
     assert!(a.body["message"].as_str().unwrap().contains("address"));
 }
@@ -637,8 +430,8 @@ async fn a_guest_who_signs_up_keeps_the_games_of_the_device() {
 async fn a_rated_game_between_accounts_is_rated_once_also_across_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start_with(dir.path(), roomy());
-    let mut alice = Browser::sign_up(&server, "alice", "alice's secret").await;
-    let mut bob = Browser::sign_up(&server, "bob", "bob's secret").await;
+    let mut alice = signed_up(&server, "alice").await;
+    let mut bob = signed_up(&server, "bob").await;
     // Rated games refuse hot-seat and a creator on two seats.
     for seats in [
         json!([{"kind": "me"}, {"kind": "hotseat"}]),
@@ -771,25 +564,7 @@ async fn a_rated_game_between_accounts_is_rated_once_also_across_a_crash() {
 async fn a_rated_game_against_the_ai_moves_the_rating_and_allows_no_undo_or_hint() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start_with(dir.path(), roomy());
-    let mut alice = Browser::sign_up(&server, "alice", "alice's secret").await;
-    // Ratings are per flat variant family: a rated Blokus 3D game is refused.
-    let a = alice
-        .post(
-            &server,
-            "/api/games",
-            json!({"variant": "rumis_2", "rated": true,
-                   "seats": [{"kind": "me"}, {"kind": "ai", "level": 1}]}),
-        )
-        .await;
-    assert_eq!(a.status, 400, "{}", a.body);
-    assert!(
-        a.body["message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("3D"),
-        "{}",
-        a.body
-    );
+    let mut alice = signed_up(&server, "alice").await;
     let created = alice
         .post(
             &server,
@@ -850,8 +625,8 @@ async fn a_rated_game_against_the_ai_moves_the_rating_and_allows_no_undo_or_hint
 async fn a_seat_played_from_an_account_shows_its_user_name() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start_with(dir.path(), roomy());
-    let mut alice = Browser::sign_up(&server, "alice", "alice's secret").await;
-    let mut bob = Browser::sign_up(&server, "bob", "bob's secret").await;
+    let mut alice = signed_up(&server, "alice").await;
+    let mut bob = signed_up(&server, "bob").await;
     let created = alice
         .post(
             &server,
@@ -945,4 +720,68 @@ async fn signing_up_takes_the_own_seat_of_a_hot_seat_game_not_the_companions() {
     let (_, state) = get(&server, &format!("/api/games/{id}")).await;
     assert_eq!(state["seats"][0]["name"], "Host", "{state}");
     assert_eq!(state["seats"][1]["name"], Value::Null, "{state}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_clocked_game_shows_its_seats_and_clock_on_the_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with(dir.path(), roomy());
+    let mut alice = signed_up(&server, "alice").await;
+    let created = alice
+        .post(
+            &server,
+            "/api/games",
+            json!({"variant": "duo", "clock": {"type": "correspondence", "days": 3},
+                   "seats": [{"kind": "ai", "level": 1}, {"kind": "me"}]}),
+        )
+        .await
+        .body;
+    let id = created["id"].as_str().unwrap().to_string();
+    play_to_end(&server, &id, vec![token_of(&created, 1)]).await;
+    let p = alice.get(&server, "/api/users/alice").await.body;
+    let game = &p["games"][0];
+    assert_eq!(game["id"], id.as_str(), "{p}");
+    assert_eq!(game["status"], "finished", "{game}");
+    assert_eq!(game["clock"], "3 days/move", "{game}");
+    assert_eq!(game["my_seats"], json!([1]), "{game}");
+    assert_eq!(game["seats"][1]["name"], "alice", "{game}");
+    assert_eq!(game["seats"][0]["kind"], "ai", "{game}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_blokus_3d_game_counts_in_its_own_pool() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with(dir.path(), roomy());
+    let mut alice = signed_up(&server, "alice").await;
+    let a = alice
+        .post(
+            &server,
+            "/api/games",
+            json!({"variant": "rumis_2", "rated": true,
+                   "seats": [{"kind": "me"}, {"kind": "ai", "level": 1}]}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = a.body["id"].as_str().unwrap().to_string();
+    let players = alice
+        .get(&server, &format!("/api/games/{id}/players"))
+        .await
+        .body;
+    assert_eq!(players["rated"], true, "{players}");
+    assert_eq!(players["pool"], "3d");
+    assert_eq!(players["pool_name"], "Blokus 3D (two players)");
+    play_to_end(&server, &id, vec![token_of(&a.body, 0)]).await;
+    let mut profile = Value::Null;
+    for _ in 0..200 {
+        profile = alice.get(&server, "/api/users/alice").await.body;
+        if profile["ratings"].as_array().is_some_and(|r| !r.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(profile["ratings"][0]["pool"], "3d", "{profile}");
+    assert_eq!(profile["ratings"][0]["games"], 1, "{profile}");
+    assert_eq!(profile["history"][0]["game"], id.as_str(), "{profile}");
+    let board = alice.get(&server, "/api/leaderboard?pool=3d").await.body;
+    assert_eq!(board["rows"][0]["name"], "alice", "{board}");
 }

@@ -119,17 +119,7 @@ impl Event {
     /// # Errors
     /// An empty or duplicate name, a round-robin event under way, or a finished event.
     pub fn add_entrant(&mut self, new: NewEntrant) -> Result<EntrantId, EventError> {
-        let name = new.name.trim();
-        if name.is_empty() || name.chars().any(char::is_control) {
-            return Err(EventError::BadName(new.name.clone()));
-        }
-        if self
-            .entrants
-            .iter()
-            .any(|e| e.name.to_lowercase() == name.to_lowercase())
-        {
-            return Err(EventError::DuplicateName(name.to_string()));
-        }
+        let name = self.free_name(&new.name, None)?;
         if self.next_round() > self.config.rounds {
             return Err(EventError::Finished(self.config.rounds));
         }
@@ -146,13 +136,43 @@ impl Event {
         };
         self.entrants.push(Entrant {
             id,
-            name: name.to_string(),
+            name,
             kind: new.kind,
             number,
             first_round: self.next_round(),
             withdrawn_from: None,
         });
         Ok(id)
+    }
+
+    /// A name an entrant may take: trimmed, not empty, without control characters and
+    /// not another entrant's (whatever the case); `own` is the entrant taking it.
+    fn free_name(&self, name: &str, own: Option<EntrantId>) -> Result<String, EventError> {
+        let trimmed = name.trim();
+        if trimmed.is_empty() || trimmed.chars().any(char::is_control) {
+            return Err(EventError::BadName(name.to_string()));
+        }
+        if self
+            .entrants
+            .iter()
+            .any(|e| Some(e.id) != own && e.name.to_lowercase() == trimmed.to_lowercase())
+        {
+            return Err(EventError::DuplicateName(trimmed.to_string()));
+        }
+        Ok(trimmed.to_string())
+    }
+
+    /// Renames an entrant at any time (a player who entered as a guest and then made an
+    /// account goes by its user name); pairings and results refer to entrants by id, so
+    /// they stand.
+    ///
+    /// # Errors
+    /// An unknown entrant, or a name that is empty or another entrant's.
+    pub fn rename_entrant(&mut self, id: EntrantId, name: &str) -> Result<(), EventError> {
+        self.entrant(id)?;
+        let name = self.free_name(name, Some(id))?;
+        self.entrants[id.index()].name = name;
+        Ok(())
     }
 
     fn next_number(&self) -> PairingNumber {

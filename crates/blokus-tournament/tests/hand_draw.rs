@@ -85,3 +85,39 @@ fn bad_draws_are_refused_by_name_and_change_nothing() {
     assert_eq!(e.hand_draw().unwrap()[0].0, 3);
     e.audit().unwrap();
 }
+
+#[test]
+fn an_entrant_renamed_keeps_pairings_and_results_and_names_stay_unique() {
+    let mut e = event(&["Ada", "Bruno", "Chiara", "Dario"]);
+    e.pair_next_round().unwrap();
+    let ada = e.entrants()[0].id;
+    let ada_table = e.current_round().unwrap().table_of(ada).unwrap().number;
+    e.record_result(1, ada_table, TableResult::from_scores(vec![80, 70]))
+        .unwrap();
+    let before = e.standings();
+    e.rename_entrant(ada, " ada_l ").unwrap();
+    assert_eq!(e.entrants()[0].name, "ada_l");
+    let after = e.standings();
+    assert_eq!(after.rows.len(), before.rows.len());
+    for (a, b) in after.rows.iter().zip(&before.rows) {
+        assert_eq!(
+            (a.entrant, a.place, a.points),
+            (b.entrant, b.place, b.points)
+        );
+    }
+    e.audit().unwrap();
+    // Its own name in another case is fine; another entrant's, an empty one or an
+    // unknown entrant is refused.
+    e.rename_entrant(ada, "ADA_L").unwrap();
+    assert!(matches!(
+        e.rename_entrant(ada, "bruno"),
+        Err(EventError::DuplicateName(_))
+    ));
+    assert!(matches!(
+        e.rename_entrant(ada, "  "),
+        Err(EventError::BadName(_))
+    ));
+    assert!(e
+        .rename_entrant(blokus_tournament::EntrantId(99), "Zed")
+        .is_err());
+}

@@ -35,8 +35,8 @@ use tokio::sync::Semaphore;
 
 use crate::error::AppError;
 use crate::hub::Hub;
-use crate::ratings::is_provisional;
 use crate::ratings::pool::Pool;
+use crate::ratings::ShownRating;
 use crate::room::RoomMsg;
 use crate::seats::{is_token, new_token};
 use crate::store::accounts::{AccountGame, NewSession, SessionRow};
@@ -240,6 +240,22 @@ fn logged_in(
 }
 
 impl Accounts {
+    /// The first checks of every request that tries a password: it comes from this
+    /// site, its address has attempts left, and its body is the JSON expected.
+    ///
+    /// # Errors
+    /// 403 from another site, 429 out of attempts, 400 for a bad body.
+    fn admit<T: serde::de::DeserializeOwned>(
+        &self,
+        headers: &HeaderMap,
+        peer: SocketAddr,
+        body: &[u8],
+    ) -> Result<T, AppError> {
+        session::check_same_origin(headers)?;
+        self.limiter.attempt_from(peer.ip())?;
+        json_body(body)
+    }
+
     /// Runs a password hash or check off the async workers, a few at a time.
     async fn hashing<T: Send + 'static>(
         &self,
@@ -268,9 +284,7 @@ async fn sign_up(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, AppError> {
-    session::check_same_origin(&headers)?;
-    acc.limiter.attempt_from(peer.ip())?;
-    let req: SignUp = json_body(&body)?;
+    let req: SignUp = acc.admit(&headers, peer, &body)?;
     let name = UserName::parse(&req.name).map_err(AppError::BadRequest)?;
     req.password
         .check_new(name.as_str())
@@ -332,9 +346,7 @@ async fn login(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, AppError> {
-    session::check_same_origin(&headers)?;
-    acc.limiter.attempt_from(peer.ip())?;
-    let req: Login = json_body(&body)?;
+    let req: Login = acc.admit(&headers, peer, &body)?;
     let key = key_of(&req.name);
     acc.limiter.check_name(&key)?;
     if req.password.is_oversized() || key.len() > 64 {
@@ -397,8 +409,7 @@ async fn change_password(
     body: axum::body::Bytes,
 ) -> Result<Response, AppError> {
     let s = acting(&hub, &headers).await?;
-    acc.limiter.attempt_from(peer.ip())?;
-    let req: PasswordChange = json_body(&body)?;
+    let req: PasswordChange = acc.admit(&headers, peer, &body)?;
     let key = key_of(&s.name);
     acc.limiter.check_name(&key)?;
     req.new.check_new(&s.name).map_err(AppError::BadRequest)?;
@@ -454,21 +465,16 @@ async fn account_tokens(
     ))
 }
 
-/// A rating as shown: rounded, with its pool's name and whether it is provisional.
+/// A rating as shown on a profile, with its pool's name.
 #[derive(Serialize)]
 pub struct RatingView {
     /// The pool id.
     pub pool: String,
     /// The pool's name.
     pub pool_name: String,
-    /// The rating, rounded.
-    pub rating: i64,
-    /// The deviation, rounded.
-    pub deviation: i64,
-    /// Rated games in the pool.
-    pub games: i64,
-    /// Fewer than [`crate::ratings::PROVISIONAL_GAMES`] games.
-    pub provisional: bool,
+    /// The rating as shown.
+    #[serde(flatten)]
+    pub shown: ShownRating,
 }
 
 /// `GET /api/users/{name}`.
@@ -479,6 +485,8 @@ struct Profile {
     ratings: Vec<RatingView>,
     history: Vec<HistoryRow>,
     games: Vec<AccountGame>,
+    /// The events the account entered, newest first.
+    events: Vec<crate::tournaments::EventPlayed>,
 }
 
 async fn profile(
@@ -508,11 +516,8 @@ async fn profile(
             let pool = Pool::parse(&r.pool)?;
             Some(RatingView {
                 pool_name: pool.name(),
+                shown: ShownRating::of(r.value, r.games),
                 pool: r.pool,
-                rating: r.rating.round() as i64,
-                deviation: r.deviation.round() as i64,
-                games: r.games,
-                provisional: is_provisional(r.games),
             })
         })
         .collect();
@@ -524,5 +529,12 @@ async fn profile(
         ratings,
         history: hub.store.rating_history(info.account, 500).await?,
         games: hub.store.account_games(info.account, 100).await?,
+        events: hub
+            .store
+            .account_events(info.account, 100)
+            .await?
+            .into_iter()
+            .map(crate::tournaments::EventPlayed::of)
+            .collect(),
     }))
 }

@@ -18,7 +18,7 @@ pub enum RatingFamily {
     Junior,
     /// The Polyomino variants.
     Polyomino,
-    /// Blokus 3D (its games are never rated: the pools exist so that the table is complete).
+    /// Blokus 3D.
     #[serde(rename = "3d")]
     Blokus3d,
 }
@@ -107,6 +107,27 @@ impl Pool {
         }
     }
 
+    /// The pool of a Blokus 3D game of this many players: Glicko-2 for two (also
+    /// `rumis_2x4`, two players with two colours each), Weng-Lin for three and four.
+    pub fn cube(players: usize) -> Pool {
+        Pool {
+            family: RatingFamily::Blokus3d,
+            system: if players == 2 {
+                RatingSystem::Glicko2
+            } else {
+                RatingSystem::WengLin
+            },
+        }
+    }
+
+    /// The pool of a variant id of either board (`None` for an unknown one).
+    pub fn of_variant(id: &str) -> Option<Pool> {
+        if let Some(cube) = blokus_core::cube::CubeVariantId::parse(id) {
+            return Some(Pool::cube(cube.seating().players()));
+        }
+        blokus_core::variant(id).ok().map(|v| Pool::of(&v))
+    }
+
     /// Every pool, in display order.
     pub fn all() -> Vec<Pool> {
         RatingFamily::ALL
@@ -161,5 +182,11 @@ mod tests {
             assert_eq!(Pool::parse(&p.id()), Some(p));
         }
         assert_eq!(Pool::parse("chess"), None);
+        let of = |id: &str| Pool::of_variant(id).map(Pool::id);
+        assert_eq!(of("rumis_2").as_deref(), Some("3d"));
+        assert_eq!(of("rumis_2x4").as_deref(), Some("3d"));
+        assert_eq!(of("rumis_4").as_deref(), Some("3d-multi"));
+        assert_eq!(of("trigon").as_deref(), Some("trigon-multi"));
+        assert_eq!(of("chess"), None);
     }
 }

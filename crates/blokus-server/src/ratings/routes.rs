@@ -11,8 +11,8 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
 use super::ai::ai_rating;
-use super::is_provisional;
 use super::pool::Pool;
+use super::{is_provisional, ShownRating};
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::room::RoomMsg;
@@ -45,10 +45,8 @@ struct PoolName {
 struct Line {
     rank: usize,
     name: String,
-    rating: i64,
-    deviation: i64,
-    games: i64,
-    provisional: bool,
+    #[serde(flatten)]
+    shown: ShownRating,
 }
 
 /// `GET /api/leaderboard`.
@@ -93,10 +91,7 @@ async fn leaderboard(
             .map(|(i, r)| Line {
                 rank: i + 1,
                 name: r.name,
-                rating: r.rating.round() as i64,
-                deviation: r.deviation.round() as i64,
-                games: r.games,
-                provisional: is_provisional(r.games),
+                shown: ShownRating::of(r.rating.value, r.rating.games),
             })
             .collect(),
     }))
@@ -130,13 +125,7 @@ async fn players(
     Path(id): Path<String>,
 ) -> Result<Json<Players>, AppError> {
     let (game, seats) = hub.ask(&id, |reply| RoomMsg::GameCopy { reply }).await?;
-    // Ratings are kept per flat variant family; Blokus 3D games are never rated.
-    let crate::room_game::RoomGame::Flat(game) = game else {
-        return Err(AppError::Conflict(
-            "ratings are of the flat games: Blokus 3D games are not rated".into(),
-        ));
-    };
-    let pool = Pool::of(game.rules().v());
+    let pool = super::Outcome::of(&game).pool;
     let rated = hub.store.is_rated(id.clone()).await?;
     let accounts = hub.store.seat_accounts(id).await?;
     let mut out: Vec<SeatPlayer> = (0..seats.len())

@@ -143,7 +143,7 @@ fn attach_tokens(
 
 /// Attaches one seat of a game to an account unless it is a hot-seat companion's or
 /// already has an account; answers whether it did.
-fn attach_seat(
+pub(super) fn attach_seat(
     c: &Connection,
     account: AccountId,
     name: &str,
@@ -325,7 +325,10 @@ impl Sqlite {
             )?;
             let account = AccountId(tx.last_insert_rowid());
             insert_session(&tx, account, &session)?;
-            let attached = attach_tokens(&tx, account, &name, &tokens)?;
+            let mut attached = attach_tokens(&tx, account, &name, &tokens)?;
+            attached.extend(super::tournaments::attach_entries(
+                &tx, account, &name, &tokens,
+            )?);
             tx.commit()?;
             Ok((
                 account,
@@ -472,7 +475,7 @@ impl Sqlite {
     ) -> Result<Vec<AccountGame>, AppError> {
         self.with(move |c| {
             let mut st = c.prepare(
-                "SELECT g.id, g.variant, g.status, g.seats, g.plies, g.updated,
+                "SELECT g.id, g.variant, g.status, g.seats, g.plies, g.updated, g.clock,
                         group_concat(sa.seat), r.game_id IS NOT NULL
                  FROM seat_accounts sa
                  JOIN games g ON g.id = sa.game_id
@@ -483,11 +486,11 @@ impl Sqlite {
             let rows = st
                 .query_map(params![account.0, limit as i64], |r| {
                     let mut summary = summary_row(r)?;
-                    let seats: String = r.get(6)?;
+                    let seats: String = r.get(7)?;
                     summary.my_seats = seats.split(',').filter_map(|s| s.parse().ok()).collect();
                     Ok(AccountGame {
                         summary,
-                        rated: r.get(7)?,
+                        rated: r.get(8)?,
                     })
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
@@ -570,35 +573,45 @@ async fn attach_tokens_pg(
             continue;
         };
         let (game, seat): (String, usize) = (row.get(0), row.get::<_, i64>(1) as usize);
-        let lease = tx
-            .query_opt(
-                &format!(
-                    "SELECT owner, expires >= {NOW_MS} FROM game_leases
-                     WHERE game_id = $1 AND owner <> $2 FOR UPDATE"
-                ),
-                &[&game, &server],
-            )
-            .await?;
-        match lease {
-            Some(l) if l.get::<_, bool>(1) => {
-                seats.elsewhere.push((game, seat));
-                continue;
-            }
-            Some(_) => {
-                tx.execute("DELETE FROM game_leases WHERE game_id = $1", &[&game])
-                    .await?;
-            }
-            None => {}
-        }
-        if attach_seat_pg(tx, account, name, &game, seat).await? {
+        if owned_elsewhere(tx, server, &game).await? {
+            seats.elsewhere.push((game, seat));
+        } else if attach_seat_pg(tx, account, name, &game, seat).await? {
             seats.attached.push((game, seat));
         }
     }
     Ok(seats)
 }
 
+/// Whether another server holds a live lease on a game (its seats are then attached
+/// through that server); a lease that has run out is removed, so its old owner can no
+/// longer write the game.
+pub(super) async fn owned_elsewhere(
+    tx: &tokio_postgres::Transaction<'_>,
+    server: &str,
+    game: &str,
+) -> Result<bool, AppError> {
+    let lease = tx
+        .query_opt(
+            &format!(
+                "SELECT owner, expires >= {NOW_MS} FROM game_leases
+                 WHERE game_id = $1 AND owner <> $2 FOR UPDATE"
+            ),
+            &[&game, &server],
+        )
+        .await?;
+    match lease {
+        Some(l) if l.get::<_, bool>(1) => Ok(true),
+        Some(_) => {
+            tx.execute("DELETE FROM game_leases WHERE game_id = $1", &[&game])
+                .await?;
+            Ok(false)
+        }
+        None => Ok(false),
+    }
+}
+
 /// [`attach_seat`] on PostgreSQL.
-async fn attach_seat_pg(
+pub(super) async fn attach_seat_pg(
     tx: &tokio_postgres::Transaction<'_>,
     account: AccountId,
     name: &str,
@@ -681,7 +694,12 @@ impl Postgres {
         };
         let account = AccountId(row.get(0));
         insert_session_pg(&tx, account, &session).await?;
-        let seats = attach_tokens_pg(&tx, self.server_id(), account, &name, &tokens).await?;
+        let mut seats = attach_tokens_pg(&tx, self.server_id(), account, &name, &tokens).await?;
+        let entries =
+            super::tournaments::attach_entries_pg(&tx, self.server_id(), account, &name, &tokens)
+                .await?;
+        seats.attached.extend(entries.attached);
+        seats.elsewhere.extend(entries.elsewhere);
         tx.commit().await?;
         Ok((account, seats))
     }

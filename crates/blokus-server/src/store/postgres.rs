@@ -54,6 +54,8 @@ pub(super) fn status_of(text: &str) -> Result<GameStatus, AppError> {
         .ok_or_else(|| AppError::Internal(format!("stored status '{text}' is unknown")))
 }
 
+/// A lobby line from a row whose first columns are, in this order: id, variant, status,
+/// seats, plies, updated, clock.
 pub(super) fn summary(r: &Row) -> Result<GameSummary, AppError> {
     let seats: String = r.get(3);
     Ok(GameSummary {
@@ -68,6 +70,7 @@ pub(super) fn summary(r: &Row) -> Result<GameSummary, AppError> {
             .and_then(|c| serde_json::from_str::<Clock>(&c).ok())
             .map(|c| c.control.label()),
         my_seats: Vec::new(),
+        ratings: Vec::new(),
     })
 }
 
@@ -675,7 +678,7 @@ async fn load_chat(c: &Object, id: &str) -> Result<(Vec<ChatLine>, u64), AppErro
 
 /// Stores which accounts play a new game's seats and whether it is rated (inside the
 /// caller's transaction).
-async fn insert_accounts(
+pub(super) async fn insert_accounts(
     tx: &tokio_postgres::Transaction<'_>,
     id: &str,
     players: &NewGameAccounts,

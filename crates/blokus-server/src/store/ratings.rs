@@ -8,22 +8,49 @@ use tokio_postgres::GenericClient;
 use super::{now, on_backend, Backend, Postgres, Sqlite, Store};
 use crate::accounts::AccountId;
 use crate::error::AppError;
-use crate::ratings::pool::Pool;
 use crate::ratings::update::{Rating, START};
-use crate::ratings::{compute, Participant, Settlement};
+use crate::ratings::{compute, Outcome, Participant, Settlement};
 use crate::seats::Seat;
 
-/// A rating row of an account.
-#[derive(Clone, Debug, Serialize)]
+/// A row of `ratings`: an account's rating in a pool.
+#[derive(Clone, Debug)]
 pub struct PoolRating {
     /// The pool id.
     pub pool: String,
-    /// The rating.
-    pub rating: f64,
-    /// Its deviation.
-    pub deviation: f64,
+    /// The rating, its deviation and volatility.
+    pub value: Rating,
     /// Rated games played in the pool.
     pub games: i64,
+}
+
+/// The columns every query of `ratings` (aliased `r`) reads, in the order
+/// [`pool_rating`] and [`pool_rating_pg`] map them.
+const RATING_COLUMNS: &str = "r.pool, r.rating, r.deviation, r.volatility, r.games";
+
+/// A [`PoolRating`] from a row starting with [`RATING_COLUMNS`].
+fn pool_rating(r: &rusqlite::Row<'_>) -> rusqlite::Result<PoolRating> {
+    Ok(PoolRating {
+        pool: r.get(0)?,
+        value: Rating {
+            rating: r.get(1)?,
+            deviation: r.get(2)?,
+            volatility: r.get(3)?,
+        },
+        games: r.get(4)?,
+    })
+}
+
+/// A [`PoolRating`] from a PostgreSQL row starting with [`RATING_COLUMNS`].
+fn pool_rating_pg(r: &tokio_postgres::Row) -> PoolRating {
+    PoolRating {
+        pool: r.get(0),
+        value: Rating {
+            rating: r.get(1),
+            deviation: r.get(2),
+            volatility: r.get(3),
+        },
+        games: r.get(4),
+    }
 }
 
 /// One rating change.
@@ -44,36 +71,38 @@ pub struct HistoryRow {
 }
 
 /// A line of the leaderboard.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct LeaderRow {
     /// The account's name.
     pub name: String,
-    /// The rating.
+    /// Its rating in the pool.
+    pub rating: PoolRating,
+}
+
+/// A seat played from an account with one of the account's ratings (`pool` `None`: the
+/// account has none yet).
+#[derive(Clone, Debug)]
+pub struct SeatPoolRating {
+    /// The game.
+    pub game: String,
+    /// The seat.
+    pub seat: usize,
+    /// The pool of this rating.
+    pub pool: Option<String>,
+    /// The rating (the start rating without a pool).
     pub rating: f64,
-    /// Its deviation.
-    pub deviation: f64,
     /// Rated games in the pool.
     pub games: i64,
 }
 
 fn read_rating(c: &Connection, account: AccountId, pool: &str) -> rusqlite::Result<(Rating, i64)> {
     Ok(c.query_row(
-        "SELECT rating, deviation, volatility, games FROM ratings
-         WHERE account_id = ?1 AND pool = ?2",
+        &format!("SELECT {RATING_COLUMNS} FROM ratings r WHERE r.account_id = ?1 AND r.pool = ?2"),
         params![account.0, pool],
-        |r| {
-            Ok((
-                Rating {
-                    rating: r.get(0)?,
-                    deviation: r.get(1)?,
-                    volatility: r.get(2)?,
-                },
-                r.get(3)?,
-            ))
-        },
+        pool_rating,
     )
     .optional()?
-    .unwrap_or((START, 0)))
+    .map_or((START, 0), |p| (p.value, p.games)))
 }
 
 fn mark(tx: &Transaction<'_>, game_id: &str, outcome: &str) -> rusqlite::Result<()> {
@@ -110,12 +139,13 @@ fn settle_in(tx: &Transaction<'_>, game_id: &str) -> Result<Settlement, AppError
     let events = st
         .query_map(params![game_id], |r| r.get::<_, String>(0))?
         .collect::<Result<Vec<_>, _>>()?;
-    let game = crate::codec::rebuild(&variant, &options, &events)
+    let game = crate::room_game::RoomGame::rebuild(&variant, &options, &events)
         .map_err(|e| AppError::Internal(format!("game {game_id}: {e}")))?;
     if !game.is_over() {
         return Ok(Settlement::NotOver);
     }
-    let pool = Pool::of(game.rules().v()).id();
+    let result = Outcome::of(&game);
+    let pool = result.pool.id();
     let mut accounts = vec![None; seats.len()];
     let mut st = tx.prepare("SELECT seat, account_id FROM seat_accounts WHERE game_id = ?1")?;
     for row in st.query_map(params![game_id], |r| {
@@ -137,8 +167,7 @@ fn settle_in(tx: &Transaction<'_>, game_id: &str) -> Result<Settlement, AppError
             (None, None) => Participant::Guest,
         });
     }
-    let outcome = compute(&game, &participants);
-    let Some(changes) = outcome else {
+    let Some(changes) = compute(&result, &participants) else {
         mark(tx, game_id, "aborted")?;
         return Ok(Settlement::Aborted);
     };
@@ -228,6 +257,13 @@ impl Store {
         on_backend!(self, leaderboard(pool, limit))
     }
 
+    /// Every rating of the accounts playing seats of these games, seat by seat (one row
+    /// per seat and pool; a seat whose account has no rating yet has one row without a
+    /// pool).
+    pub async fn seat_ratings(&self, games: Vec<String>) -> Result<Vec<SeatPoolRating>, AppError> {
+        on_backend!(self, seat_ratings(games))
+    }
+
     /// The current rating of an account in a pool (the start rating if it has none).
     pub async fn rating_in(
         &self,
@@ -284,18 +320,11 @@ impl Sqlite {
     /// An account's ratings in every pool it played.
     async fn ratings_of(&self, account: AccountId) -> Result<Vec<PoolRating>, AppError> {
         self.with(move |c| {
-            let mut st = c.prepare(
-                "SELECT pool, rating, deviation, games FROM ratings WHERE account_id = ?1",
-            )?;
+            let mut st = c.prepare(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings r WHERE r.account_id = ?1"
+            ))?;
             let rows = st
-                .query_map(params![account.0], |r| {
-                    Ok(PoolRating {
-                        pool: r.get(0)?,
-                        rating: r.get(1)?,
-                        deviation: r.get(2)?,
-                        games: r.get(3)?,
-                    })
-                })?
+                .query_map(params![account.0], pool_rating)?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
         })
@@ -334,18 +363,16 @@ impl Sqlite {
     /// The best ratings of a pool.
     async fn leaderboard(&self, pool: String, limit: usize) -> Result<Vec<LeaderRow>, AppError> {
         self.with(move |c| {
-            let mut st = c.prepare(
-                "SELECT a.name, r.rating, r.deviation, r.games FROM ratings r
+            let mut st = c.prepare(&format!(
+                "SELECT {RATING_COLUMNS}, a.name FROM ratings r
                  JOIN accounts a ON a.id = r.account_id
-                 WHERE r.pool = ?1 ORDER BY r.rating DESC, a.name_key LIMIT ?2",
-            )?;
+                 WHERE r.pool = ?1 ORDER BY r.rating DESC, a.name_key LIMIT ?2"
+            ))?;
             let rows = st
                 .query_map(params![pool, limit as i64], |r| {
                     Ok(LeaderRow {
-                        name: r.get(0)?,
-                        rating: r.get(1)?,
-                        deviation: r.get(2)?,
-                        games: r.get(3)?,
+                        rating: pool_rating(r)?,
+                        name: r.get(5)?,
                     })
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
@@ -359,6 +386,30 @@ impl Sqlite {
         self.with(move |c| Ok(read_rating(c, account, &pool)?))
             .await
     }
+
+    async fn seat_ratings(&self, games: Vec<String>) -> Result<Vec<SeatPoolRating>, AppError> {
+        let ids = serde_json::to_string(&games).expect("ids serialise");
+        self.with(move |c| {
+            let mut st = c.prepare(
+                "SELECT sa.game_id, sa.seat, r.pool, r.rating, r.games FROM seat_accounts sa
+                 LEFT JOIN ratings r ON r.account_id = sa.account_id
+                 WHERE sa.game_id IN (SELECT value FROM json_each(?1))",
+            )?;
+            let rows = st
+                .query_map(params![ids], |r| {
+                    Ok(SeatPoolRating {
+                        game: r.get(0)?,
+                        seat: r.get::<_, i64>(1)? as usize,
+                        pool: r.get(2)?,
+                        rating: r.get::<_, Option<f64>>(3)?.unwrap_or(START.rating),
+                        games: r.get::<_, Option<i64>>(4)?.unwrap_or(0),
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+        .await
+    }
 }
 
 async fn read_rating_pg(
@@ -368,20 +419,15 @@ async fn read_rating_pg(
 ) -> Result<(Rating, i64), AppError> {
     let row = c
         .query_opt(
-            "SELECT rating, deviation, volatility, games FROM ratings
-             WHERE account_id = $1 AND pool = $2",
+            &format!(
+                "SELECT {RATING_COLUMNS} FROM ratings r WHERE r.account_id = $1 AND r.pool = $2"
+            ),
             &[&account.0, &pool],
         )
         .await?;
     Ok(row.map_or((START, 0), |r| {
-        (
-            Rating {
-                rating: r.get(0),
-                deviation: r.get(1),
-                volatility: r.get(2),
-            },
-            r.get(3),
-        )
+        let p = pool_rating_pg(&r);
+        (p.value, p.games)
     }))
 }
 
@@ -444,12 +490,13 @@ async fn settle_in_pg(
         .iter()
         .map(|r| r.get(0))
         .collect();
-    let game = crate::codec::rebuild(&variant, &options, &events)
+    let game = crate::room_game::RoomGame::rebuild(&variant, &options, &events)
         .map_err(|e| AppError::Internal(format!("game {game_id}: {e}")))?;
     if !game.is_over() {
         return Ok(Settlement::NotOver);
     }
-    let pool = Pool::of(game.rules().v()).id();
+    let result = Outcome::of(&game);
+    let pool = result.pool.id();
     let mut accounts = vec![None; seats.len()];
     for r in tx
         .query(
@@ -473,7 +520,7 @@ async fn settle_in_pg(
             (None, None) => Participant::Guest,
         });
     }
-    let Some(changes) = compute(&game, &participants) else {
+    let Some(changes) = compute(&result, &participants) else {
         mark_pg(tx, game_id, "aborted").await?;
         return Ok(Settlement::Aborted);
     };
@@ -551,19 +598,11 @@ impl Postgres {
             .client()
             .await?
             .query(
-                "SELECT pool, rating, deviation, games FROM ratings WHERE account_id = $1",
+                &format!("SELECT {RATING_COLUMNS} FROM ratings r WHERE r.account_id = $1"),
                 &[&account.0],
             )
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| PoolRating {
-                pool: r.get(0),
-                rating: r.get(1),
-                deviation: r.get(2),
-                games: r.get(3),
-            })
-            .collect())
+        Ok(rows.iter().map(pool_rating_pg).collect())
     }
 
     async fn rating_history(
@@ -602,25 +641,48 @@ impl Postgres {
             .client()
             .await?
             .query(
-                "SELECT a.name, r.rating, r.deviation, r.games FROM ratings r
-                 JOIN accounts a ON a.id = r.account_id
-                 WHERE r.pool = $1 ORDER BY r.rating DESC, a.name_key LIMIT $2",
+                &format!(
+                    "SELECT {RATING_COLUMNS}, a.name FROM ratings r
+                     JOIN accounts a ON a.id = r.account_id
+                     WHERE r.pool = $1 ORDER BY r.rating DESC, a.name_key LIMIT $2"
+                ),
                 &[&pool, &(limit as i64)],
             )
             .await?;
         Ok(rows
             .iter()
             .map(|r| LeaderRow {
-                name: r.get(0),
-                rating: r.get(1),
-                deviation: r.get(2),
-                games: r.get(3),
+                rating: pool_rating_pg(r),
+                name: r.get(5),
             })
             .collect())
     }
 
     async fn rating_in(&self, account: AccountId, pool: String) -> Result<(Rating, i64), AppError> {
         read_rating_pg(&**self.client().await?, account, &pool).await
+    }
+
+    async fn seat_ratings(&self, games: Vec<String>) -> Result<Vec<SeatPoolRating>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT sa.game_id, sa.seat, r.pool, r.rating, r.games FROM seat_accounts sa
+                 LEFT JOIN ratings r ON r.account_id = sa.account_id
+                 WHERE sa.game_id = ANY($1)",
+                &[&games],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| SeatPoolRating {
+                game: r.get(0),
+                seat: r.get::<_, i64>(1) as usize,
+                pool: r.get(2),
+                rating: r.get::<_, Option<f64>>(3).unwrap_or(START.rating),
+                games: r.get::<_, Option<i64>>(4).unwrap_or(0),
+            })
+            .collect())
     }
 }
 
@@ -724,7 +786,7 @@ mod tests {
             let r = store.ratings_of(*a).await.unwrap();
             assert_eq!(r.len(), 1);
             assert_eq!(r[0].games, 1, "rated once");
-            assert_ne!(r[0].rating, 1500.0);
+            assert_ne!(r[0].value.rating, 1500.0);
             assert_eq!(store.rating_history(*a, 10).await.unwrap().len(), 1);
         }
         assert_eq!(
@@ -758,11 +820,16 @@ mod tests {
             let mv = game.legal_moves()[0];
             game.play(mv).unwrap();
         }
-        assert_eq!(compute(&game, &people), None, "Orange placed only once");
+        let outcome = |g: &Game| crate::ratings::Outcome::of_flat(g);
+        assert_eq!(
+            compute(&outcome(&game), &people),
+            None,
+            "Orange placed only once"
+        );
         let mv = game.legal_moves()[0];
         game.play(mv).unwrap();
-        assert_eq!(compute(&game, &people).map(|c| c.len()), Some(2));
+        assert_eq!(compute(&outcome(&game), &people).map(|c| c.len()), Some(2));
         let guest = [people[0], Participant::Guest];
-        assert_eq!(compute(&game, &guest), None);
+        assert_eq!(compute(&outcome(&game), &guest), None);
     }
 }

@@ -558,7 +558,7 @@ pub(super) fn insert_game(tx: &rusqlite::Transaction<'_>, game: &NewGame) -> Res
 
 /// Stores which accounts play a new game's seats and whether it is rated (inside the
 /// caller's transaction).
-fn insert_accounts(
+pub(super) fn insert_accounts(
     tx: &rusqlite::Transaction<'_>,
     id: &str,
     players: &NewGameAccounts,
@@ -607,6 +607,8 @@ fn load_chat(c: &Connection, id: &str) -> Result<(Vec<ChatLine>, u64), AppError>
     Ok((lines, count as u64))
 }
 
+/// A lobby line from a row whose first columns are, in this order: id, variant, status,
+/// seats, plies, updated, clock.
 pub(super) fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
     let seats: String = r.get(3)?;
     Ok(GameSummary {
@@ -621,5 +623,6 @@ pub(super) fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary
             .and_then(|c| serde_json::from_str::<Clock>(&c).ok())
             .map(|c| c.control.label()),
         my_seats: Vec::new(),
+        ratings: Vec::new(),
     })
 }

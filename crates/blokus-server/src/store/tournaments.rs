@@ -10,7 +10,8 @@ use blokus_tournament::{EntrantId, Event, TableResult};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use tokio_postgres::GenericClient;
 
-use super::{now, on_backend, Backend, NewGame, Postgres, Sqlite, Store};
+use super::{now, on_backend, Backend, NewGame, NewGameAccounts, Postgres, Sqlite, Store};
+use crate::accounts::AccountId;
 use crate::clock::TimeControl;
 use crate::error::AppError;
 use crate::seats::GameStatus;
@@ -39,6 +40,52 @@ pub struct StoredTournament {
     pub auto_pair: bool,
     /// Online: the time control of every table's game (`None`: untimed).
     pub clock: Option<TimeControl>,
+    /// Whether every table's game is rated (online events of account holders).
+    pub rated: bool,
+    /// The entrants who play from an account.
+    pub accounts: Vec<EntrantAccount>,
+}
+
+impl StoredTournament {
+    /// The account an entrant plays from, if any.
+    pub fn account_of(&self, entrant: EntrantId) -> Option<AccountId> {
+        self.accounts
+            .iter()
+            .find(|a| a.entrant == entrant)
+            .map(|a| a.account)
+    }
+
+    /// The entrant an account entered as, if any.
+    pub fn entrant_of(&self, account: AccountId) -> Option<EntrantId> {
+        self.accounts
+            .iter()
+            .find(|a| a.account == account)
+            .map(|a| a.entrant)
+    }
+}
+
+/// An entrant who plays from an account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntrantAccount {
+    /// The entrant.
+    pub entrant: EntrantId,
+    /// The account.
+    pub account: AccountId,
+}
+
+/// An event an account entered, for its profile.
+#[derive(Clone, Debug)]
+pub struct AccountEvent {
+    /// The tournament id.
+    pub id: String,
+    /// The account's entrant.
+    pub entrant: EntrantId,
+    /// The event.
+    pub event: Event,
+    /// When it was created (unix seconds).
+    pub created: i64,
+    /// Whether its games are rated.
+    pub rated: bool,
 }
 
 /// What an action writes besides the event itself, in the same transaction.
@@ -48,6 +95,8 @@ pub struct TournamentChanges {
     pub games: Vec<TableGame>,
     /// Device tokens to store, for these entrants.
     pub players: Vec<(String, EntrantId)>,
+    /// Entrants who entered from an account.
+    pub accounts: Vec<EntrantAccount>,
 }
 
 /// The game of one table.
@@ -58,6 +107,8 @@ pub struct TableGame {
     pub table: u32,
     /// The game.
     pub game: NewGame,
+    /// The accounts playing its seats and whether it is rated.
+    pub players: NewGameAccounts,
 }
 
 /// The table a game is played at.
@@ -87,22 +138,44 @@ pub struct TableGameRow {
 }
 
 /// Reads a tournament.
-fn read(c: &Connection, id: &str) -> Result<StoredTournament, AppError> {
-    let (json, organiser_token, online, auto_pair, clock): (
+pub(super) fn read(c: &Connection, id: &str) -> Result<StoredTournament, AppError> {
+    let (json, organiser_token, online, auto_pair, clock, rated): (
         String,
         String,
         bool,
         bool,
         Option<String>,
+        bool,
     ) = c
         .query_row(
-            "SELECT event, organiser_token, online, auto_pair, clock FROM tournaments
+            "SELECT event, organiser_token, online, auto_pair, clock, rated FROM tournaments
              WHERE id = ?1",
             params![id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            },
         )
         .optional()?
         .ok_or_else(|| missing(id))?;
+    let mut st = c.prepare(
+        "SELECT entrant, account_id FROM entrant_accounts WHERE tournament_id = ?1
+         ORDER BY entrant",
+    )?;
+    let accounts = st
+        .query_map(params![id], |r| {
+            Ok(EntrantAccount {
+                entrant: EntrantId(r.get(0)?),
+                account: AccountId(r.get(1)?),
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
     let event = serde_json::from_str(&json).map_err(|e| corrupt(id, e))?;
     let clock = clock
         .map(|j| serde_json::from_str(&j))
@@ -114,10 +187,12 @@ fn read(c: &Connection, id: &str) -> Result<StoredTournament, AppError> {
         online,
         auto_pair,
         clock,
+        rated,
+        accounts,
     })
 }
 
-fn write_event(tx: &Transaction<'_>, id: &str, event: &Event) -> Result<(), AppError> {
+pub(super) fn write_event(tx: &Connection, id: &str, event: &Event) -> Result<(), AppError> {
     let json = serde_json::to_string(event).map_err(|e| corrupt(id, e))?;
     tx.execute(
         "UPDATE tournaments SET event = ?2, updated = ?3 WHERE id = ?1",
@@ -133,6 +208,13 @@ fn write_changes(tx: &Transaction<'_>, id: &str, ch: TournamentChanges) -> Resul
             params![token, id, entrant.0],
         )?;
     }
+    for a in ch.accounts {
+        tx.execute(
+            "INSERT INTO entrant_accounts(tournament_id, entrant, account_id)
+             VALUES (?1, ?2, ?3)",
+            params![id, a.entrant.0, a.account.0],
+        )?;
+    }
     for g in ch.games {
         tx.execute(
             "INSERT INTO tournament_games(game_id, tournament_id, round, table_no)
@@ -140,6 +222,7 @@ fn write_changes(tx: &Transaction<'_>, id: &str, ch: TournamentChanges) -> Resul
             params![g.game.id, id, g.round, g.table],
         )?;
         super::sqlite::insert_game(tx, &g.game)?;
+        super::sqlite::insert_accounts(tx, &g.game.id, &g.players)?;
     }
     Ok(())
 }
@@ -183,6 +266,151 @@ pub(super) fn enter_game_result(
     }
     write_event(tx, &link.tournament, &t.event)?;
     Ok(true)
+}
+
+/// The seats an entrant plays at the tables of an event whose games are `games`
+/// ((round, table, game id) rows): (game id, seat).
+fn seats_of(
+    event: &Event,
+    entrant: EntrantId,
+    games: &[(u32, u32, String)],
+) -> Vec<(String, usize)> {
+    event
+        .rounds()
+        .iter()
+        .filter_map(|round| {
+            let table = round.table_of(entrant)?;
+            let seat = table.seats.iter().position(|&e| e == entrant)?;
+            let (_, _, game) = games
+                .iter()
+                .find(|(r, t, _)| *r == round.number && *t == table.number)?;
+            Some((game.clone(), seat))
+        })
+        .collect()
+}
+
+/// Links to an account the event entries of a device's player tokens (a guest who
+/// entered events signs up), unless the entry has an account already or the account
+/// entered that event otherwise: the entrant takes the account's user name (kept when
+/// another entrant has that name), and the seats of its tables' games are attached to
+/// the account (see [`super::accounts::attach_seat`]). Returns the (game, seat) pairs
+/// attached.
+pub(super) fn attach_entries(
+    c: &Connection,
+    account: AccountId,
+    name: &str,
+    tokens: &[String],
+) -> Result<Vec<(String, usize)>, AppError> {
+    let mut attached = Vec::new();
+    for token in tokens {
+        let Some((id, entrant)) = c
+            .query_row(
+                "SELECT tournament_id, entrant FROM tournament_players WHERE token = ?1",
+                params![token],
+                |r| Ok((r.get::<_, String>(0)?, EntrantId(r.get(1)?))),
+            )
+            .optional()?
+        else {
+            continue;
+        };
+        let mut t = read(c, &id)?;
+        if t.account_of(entrant).is_some() || t.entrant_of(account).is_some() {
+            continue;
+        }
+        c.execute(
+            "INSERT INTO entrant_accounts(tournament_id, entrant, account_id)
+             VALUES (?1, ?2, ?3)",
+            params![id, entrant.0, account.0],
+        )?;
+        if t.event.rename_entrant(entrant, name).is_ok() {
+            write_event(c, &id, &t.event)?;
+        }
+        let mut st = c.prepare(
+            "SELECT round, table_no, game_id FROM tournament_games WHERE tournament_id = ?1",
+        )?;
+        let games = st
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        for (game, seat) in seats_of(&t.event, entrant, &games) {
+            if super::accounts::attach_seat(c, account, name, &game, seat)? {
+                attached.push((game, seat));
+            }
+        }
+    }
+    Ok(attached)
+}
+
+/// [`attach_entries`] on PostgreSQL (each tournament's row is locked), for a server among
+/// several: a seat of a game another server holds is left to that server, in
+/// `elsewhere` (see [`super::accounts::GuestSeats`]).
+pub(super) async fn attach_entries_pg(
+    tx: &tokio_postgres::Transaction<'_>,
+    server: &str,
+    account: AccountId,
+    name: &str,
+    tokens: &[String],
+) -> Result<super::accounts::GuestSeats, AppError> {
+    let mut seats = super::accounts::GuestSeats::default();
+    for token in tokens {
+        let Some(row) = tx
+            .query_opt(
+                "SELECT tournament_id, entrant FROM tournament_players WHERE token = $1",
+                &[token],
+            )
+            .await?
+        else {
+            continue;
+        };
+        let id: String = row.get(0);
+        let entrant = EntrantId(number(row.get(1))?);
+        let mut t = read_pg(tx, &id, true).await?;
+        if t.account_of(entrant).is_some() || t.entrant_of(account).is_some() {
+            continue;
+        }
+        tx.execute(
+            "INSERT INTO entrant_accounts(tournament_id, entrant, account_id)
+             VALUES ($1, $2, $3)",
+            &[&id, &i64::from(entrant.0), &account.0],
+        )
+        .await?;
+        if t.event.rename_entrant(entrant, name).is_ok() {
+            write_event_pg(tx, &id, &t.event).await?;
+        }
+        let games = tx
+            .query(
+                "SELECT round, table_no, game_id FROM tournament_games WHERE tournament_id = $1",
+                &[&id],
+            )
+            .await?
+            .iter()
+            .map(|r| Ok((number(r.get(0))?, number(r.get(1))?, r.get(2))))
+            .collect::<Result<Vec<_>, AppError>>()?;
+        for (game, seat) in seats_of(&t.event, entrant, &games) {
+            if super::accounts::owned_elsewhere(tx, server, &game).await? {
+                seats.elsewhere.push((game, seat));
+            } else if super::accounts::attach_seat_pg(tx, account, name, &game, seat).await? {
+                seats.attached.push((game, seat));
+            }
+        }
+    }
+    Ok(seats)
+}
+
+/// An event an account entered, from its stored row.
+fn account_event(
+    id: String,
+    entrant: EntrantId,
+    json: &str,
+    created: i64,
+    rated: bool,
+) -> Result<AccountEvent, AppError> {
+    Ok(AccountEvent {
+        entrant,
+        event: serde_json::from_str(json).map_err(|e| corrupt(&id, e))?,
+        id,
+        created,
+        rated,
+    })
 }
 
 impl Store {
@@ -245,6 +473,15 @@ impl Store {
     pub async fn online_tournaments(&self) -> Result<Vec<String>, AppError> {
         on_backend!(self, online_tournaments())
     }
+
+    /// The events an account entered, newest first (at most `limit`).
+    pub async fn account_events(
+        &self,
+        account: AccountId,
+        limit: usize,
+    ) -> Result<Vec<AccountEvent>, AppError> {
+        on_backend!(self, account_events(account, limit))
+    }
 }
 
 impl Sqlite {
@@ -263,8 +500,8 @@ impl Sqlite {
             let tx = c.transaction()?;
             tx.execute(
                 "INSERT INTO tournaments(id, organiser_token, event, created, updated, online,
-                                         auto_pair, clock)
-                 VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, ?7)",
+                                         auto_pair, clock, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, ?7, ?8)",
                 params![
                     id,
                     t.organiser_token,
@@ -272,7 +509,8 @@ impl Sqlite {
                     now(),
                     t.online,
                     t.auto_pair,
-                    clock
+                    clock,
+                    t.rated
                 ],
             )?;
             write_changes(
@@ -392,6 +630,36 @@ impl Sqlite {
         .await
     }
 
+    /// The events an account entered, newest first (at most `limit`).
+    async fn account_events(
+        &self,
+        account: AccountId,
+        limit: usize,
+    ) -> Result<Vec<AccountEvent>, AppError> {
+        self.with(move |c| {
+            let mut st = c.prepare(
+                "SELECT t.id, ea.entrant, t.event, t.created, t.rated
+                 FROM entrant_accounts ea JOIN tournaments t ON t.id = ea.tournament_id
+                 WHERE ea.account_id = ?1 ORDER BY t.created DESC, t.id LIMIT ?2",
+            )?;
+            let rows = st
+                .query_map(params![account.0, limit as i64], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        EntrantId(r.get(1)?),
+                        r.get::<_, String>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, bool>(4)?,
+                    ))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter()
+                .map(|(id, e, json, created, rated)| account_event(id, e, &json, created, rated))
+                .collect()
+        })
+        .await
+    }
+
     /// The ids of the online tournaments (to resume their pairing after a restart).
     async fn online_tournaments(&self) -> Result<Vec<String>, AppError> {
         self.with(|c| {
@@ -407,22 +675,39 @@ impl Sqlite {
 
 /// Reads a tournament on PostgreSQL, locking its row for the rest of the transaction
 /// when `lock` is set.
-async fn read_pg(
+pub(super) async fn read_pg(
     c: &impl GenericClient,
     id: &str,
     lock: bool,
 ) -> Result<StoredTournament, AppError> {
     let sql = if lock {
-        "SELECT event, organiser_token, online, auto_pair, clock FROM tournaments
+        "SELECT event, organiser_token, online, auto_pair, clock, rated FROM tournaments
          WHERE id = $1 FOR UPDATE"
     } else {
-        "SELECT event, organiser_token, online, auto_pair, clock FROM tournaments
+        "SELECT event, organiser_token, online, auto_pair, clock, rated FROM tournaments
          WHERE id = $1"
     };
     let row = c.query_opt(sql, &[&id]).await?.ok_or_else(|| missing(id))?;
     let json: String = row.get(0);
     let clock: Option<String> = row.get(4);
+    let accounts = c
+        .query(
+            "SELECT entrant, account_id FROM entrant_accounts WHERE tournament_id = $1
+             ORDER BY entrant",
+            &[&id],
+        )
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(EntrantAccount {
+                entrant: EntrantId(number(r.get(0))?),
+                account: AccountId(r.get(1)),
+            })
+        })
+        .collect::<Result<Vec<_>, AppError>>()?;
     Ok(StoredTournament {
+        rated: row.get(5),
+        accounts,
         event: serde_json::from_str(&json).map_err(|e| corrupt(id, e))?,
         organiser_token: row.get(1),
         online: row.get(2),
@@ -434,7 +719,7 @@ async fn read_pg(
     })
 }
 
-async fn write_event_pg(
+pub(super) async fn write_event_pg(
     tx: &tokio_postgres::Transaction<'_>,
     id: &str,
     event: &Event,
@@ -462,6 +747,14 @@ async fn write_changes_pg(
         )
         .await?;
     }
+    for a in ch.accounts {
+        tx.execute(
+            "INSERT INTO entrant_accounts(tournament_id, entrant, account_id)
+             VALUES ($1, $2, $3)",
+            &[&id, &i64::from(a.entrant.0), &a.account.0],
+        )
+        .await?;
+    }
     for g in ch.games {
         tx.execute(
             "INSERT INTO tournament_games(game_id, tournament_id, round, table_no)
@@ -470,6 +763,7 @@ async fn write_changes_pg(
         )
         .await?;
         super::postgres::insert_game(tx, &g.game, server).await?;
+        super::postgres::insert_accounts(tx, &g.game.id, &g.players).await?;
     }
     Ok(())
 }
@@ -539,8 +833,8 @@ impl Postgres {
         let tx = c.transaction().await?;
         tx.execute(
             "INSERT INTO tournaments(id, organiser_token, event, created, updated, online,
-                                     auto_pair, clock)
-             VALUES ($1, $2, $3, $4, $4, $5, $6, $7)",
+                                     auto_pair, clock, rated)
+             VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8)",
             &[
                 &id,
                 &t.organiser_token,
@@ -549,6 +843,7 @@ impl Postgres {
                 &t.online,
                 &t.auto_pair,
                 &clock,
+                &t.rated,
             ],
         )
         .await?;
@@ -651,6 +946,35 @@ impl Postgres {
             )
             .await?;
         Ok(row.map(|r| r.get(0)))
+    }
+
+    async fn account_events(
+        &self,
+        account: AccountId,
+        limit: usize,
+    ) -> Result<Vec<AccountEvent>, AppError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT t.id, ea.entrant, t.event, t.created, t.rated
+                 FROM entrant_accounts ea JOIN tournaments t ON t.id = ea.tournament_id
+                 WHERE ea.account_id = $1 ORDER BY t.created DESC, t.id LIMIT $2",
+                &[&account.0, &(limit as i64)],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let json: String = r.get(2);
+                account_event(
+                    r.get(0),
+                    EntrantId(number(r.get(1))?),
+                    &json,
+                    r.get(3),
+                    r.get(4),
+                )
+            })
+            .collect()
     }
 
     async fn online_tournaments(&self) -> Result<Vec<String>, AppError> {

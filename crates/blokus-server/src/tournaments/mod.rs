@@ -10,9 +10,11 @@
 //! - `GET /api/tournaments/{id}`: the view `{id, event, standings, crosstable, finished,
 //!   online, auto_pair, games}`.
 //! - `POST /api/tournaments/{id}/entrants` `{name}`: registration (anyone with the link),
-//!   201 `{entrant, token}` with the player's device token.
-//! - `POST /api/tournaments/{id}/me` `{token}`: the player's entrant and the games of
-//!   their tables with their seat tokens.
+//!   201 `{entrant, token}` with the player's device token. Logged in (with
+//!   `X-CSRF-Token`), the entrant is the account, under its user name; a rated event
+//!   takes only accounts.
+//! - `POST /api/tournaments/{id}/me` `{token}` (or `{}` when logged in as an entrant): the
+//!   player's entrant and the games of their tables with their seat tokens.
 //! - `POST /api/tournaments/{id}/bots` `{token, level, name?}`: the organiser adds a bot.
 //! - `POST /api/tournaments/{id}/players` `{token}`: the organiser's list of players'
 //!   device tokens (to hand out links).
@@ -31,6 +33,7 @@ pub mod online;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, State};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -41,12 +44,14 @@ use blokus_tournament::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::accounts::names::key_of;
+use crate::accounts::{acting_if_claimed, AccountId};
 use crate::clock::TimeControl;
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::names::DisplayName;
 use crate::seats::{is_token, new_game_id, new_token, AiLevel};
-use crate::store::{StoredTournament, TableGameRow};
+use crate::store::{EntrantAccount, StoredTournament, TableGameRow};
 
 /// The tournament routes.
 pub fn router() -> Router<Hub> {
@@ -179,6 +184,9 @@ struct CreateRequest {
     bots: Vec<BotRequest>,
     /// Online: the time control of every table's game.
     clock: Option<TimeControl>,
+    /// Online: every table's game is rated (only account holders enter).
+    #[serde(default)]
+    rated: bool,
 }
 
 impl CreateRequest {
@@ -221,6 +229,20 @@ impl CreateRequest {
                 "bots, auto_pair and clock are for online events (\"online\": true)".into(),
             ));
         }
+        if self.rated && !self.online {
+            return Err(AppError::BadRequest(
+                "a rated event is played online (\"online\": true): its games are rated \
+                 when they end in the web app"
+                    .into(),
+            ));
+        }
+        if self.rated && !self.entrants.is_empty() {
+            return Err(AppError::BadRequest(
+                "a rated event takes only players who enter from their accounts: leave \
+                 'entrants' empty and share the event's link (bots may be added)"
+                    .into(),
+            ));
+        }
         let names = if self.online {
             self.entrants
                 .iter()
@@ -258,6 +280,11 @@ struct View {
     finished: bool,
     online: bool,
     auto_pair: bool,
+    /// Whether every table's game is rated.
+    rated: bool,
+    /// The entrants who play from an account (under its user name), with their rating
+    /// in the event's pool.
+    accounts: Vec<EntrantRating>,
     /// Online: the time control of every table's game (absent: untimed).
     #[serde(skip_serializing_if = "Option::is_none")]
     clock: Option<EventClock>,
@@ -272,8 +299,11 @@ impl View {
         } else {
             Vec::new()
         };
+        let accounts = entrant_ratings(hub, &t).await?;
         let event = t.event;
         Ok(View {
+            rated: t.rated,
+            accounts,
             id,
             organiser_token: None,
             players: None,
@@ -290,6 +320,31 @@ impl View {
             games,
         })
     }
+}
+
+/// An entrant who plays from an account, with the account's rating in the event's pool.
+#[derive(Serialize)]
+struct EntrantRating {
+    entrant: EntrantId,
+    /// The rating, rounded.
+    rating: i64,
+    /// Whether it is provisional.
+    provisional: bool,
+}
+
+/// The ratings of an event's account holders in the event's pool.
+async fn entrant_ratings(hub: &Hub, t: &StoredTournament) -> Result<Vec<EntrantRating>, AppError> {
+    let pool = crate::ratings::pool::Pool::of(&t.event.config().variant.variant()).id();
+    let mut out = Vec::new();
+    for a in &t.accounts {
+        let (rating, games) = hub.store.rating_in(a.account, pool.clone()).await?;
+        out.push(EntrantRating {
+            entrant: a.entrant,
+            rating: rating.rating.round() as i64,
+            provisional: crate::ratings::is_provisional(games),
+        });
+    }
+    Ok(out)
 }
 
 /// The time control of an online event's games, with its short name (`5+3`).
@@ -337,6 +392,8 @@ async fn create(
         online: req.online,
         auto_pair: req.online && req.auto_pair.unwrap_or(true),
         clock: req.clock,
+        rated: req.rated,
+        accounts: Vec::new(),
     };
     hub.store
         .create_tournament(
@@ -362,7 +419,9 @@ async fn view(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<Vie
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Registration {
-    name: String,
+    /// A guest's name (a logged-in player enters under the account's user name).
+    #[serde(default)]
+    name: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -375,24 +434,63 @@ struct Registered {
 async fn register(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Response, AppError> {
     let req: Registration = body(&bytes)?;
+    let session = acting_if_claimed(&hub, &headers).await?;
+    let guest_name = match (&session, req.name) {
+        (Some(_), _) => None,
+        (None, Some(name)) => {
+            // A user name is its account's: a guest cannot enter under it.
+            if hub.store.account(key_of(&name)).await?.is_some() {
+                return Err(AppError::Conflict(format!(
+                    "'{}' is the user name of an account: log in as it to enter under \
+                     it, or choose another name",
+                    name.chars().take(40).collect::<String>()
+                )));
+            }
+            Some(name)
+        }
+        (None, None) => {
+            return Err(AppError::BadRequest(
+                "give the name to enter under ('name'), or log in".into(),
+            ))
+        }
+    };
+    let account = session.map(|s| (s.account, s.name));
     let token = new_token();
     let device = token.clone();
     let (entrant, _) = hub
         .store
         .update_tournament(id, move |t, changes| {
-            let name = if t.online {
-                online_name(&req.name)?
-            } else {
-                req.name.clone()
+            let name = match (&account, guest_name) {
+                (Some((a, name)), _) => {
+                    if let Some(e) = t.entrant_of(*a) {
+                        let shown = t.event.entrant(e).map_err(refused)?.name.clone();
+                        return Err(AppError::Conflict(format!(
+                            "your account has entered this event already (as {shown})"
+                        )));
+                    }
+                    name.clone()
+                }
+                (None, _) if t.rated => {
+                    return Err(AppError::Unauthorized(
+                        "this event is rated: log in (or sign up) to enter it".into(),
+                    ))
+                }
+                (None, Some(name)) => name,
+                (None, None) => unreachable!("a guest gives a name"),
             };
+            let name = if t.online { online_name(&name)? } else { name };
             let entrant = t
                 .event
                 .add_entrant(NewEntrant::person(&name))
                 .map_err(refused)?;
             changes.players.push((device, entrant));
+            if let Some((account, _)) = account {
+                changes.accounts.push(EntrantAccount { entrant, account });
+            }
             Ok(entrant)
         })
         .await?;
@@ -427,23 +525,40 @@ struct Me {
     games: Vec<MyGame>,
 }
 
+/// `me`: the player's device token, or none for the logged-in account's entry.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MeRequest {
+    #[serde(default)]
+    token: Option<String>,
+}
+
 async fn me(
     State(hub): State<Hub>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<Me>, AppError> {
-    let req: Organiser = body(&bytes)?;
+    let req: MeRequest = body(&bytes)?;
+    let Some(token) = req.token else {
+        let t = hub.store.load_tournament(id.clone()).await?;
+        let account: Option<AccountId> = crate::accounts::current(&hub, &headers)
+            .await?
+            .map(|s| s.account);
+        let entrant = account.and_then(|a| t.entrant_of(a)).ok_or_else(|| {
+            AppError::Forbidden("you have not entered this event from your account".into())
+        })?;
+        return my_games(&hub, id, t, entrant).await.map(Json);
+    };
     // Unknown tokens are guesses: they cost the address, as for game seats.
     if !hub.guesses.has(peer.ip()) {
         return Err(AppError::RateLimited(
             "too many unknown tokens from your address; wait a minute".into(),
         ));
     }
-    let entrant = if is_token(&req.token) {
-        hub.store
-            .tournament_player(id.clone(), req.token.clone())
-            .await?
+    let entrant = if is_token(&token) {
+        hub.store.tournament_player(id.clone(), token).await?
     } else {
         None
     };
@@ -454,6 +569,16 @@ async fn me(
         ));
     };
     let t = hub.store.load_tournament(id.clone()).await?;
+    my_games(&hub, id, t, entrant).await.map(Json)
+}
+
+/// An entrant's games with their seat tokens.
+async fn my_games(
+    hub: &Hub,
+    id: String,
+    t: StoredTournament,
+    entrant: EntrantId,
+) -> Result<Me, AppError> {
     let rows = hub.store.tournament_games(id).await?;
     let mut games = Vec::new();
     for round in t.event.rounds() {
@@ -482,11 +607,11 @@ async fn me(
         }
     }
     let name = t.event.entrant(entrant).map_err(refused)?.name.clone();
-    Ok(Json(Me {
+    Ok(Me {
         entrant,
         name,
         games,
-    }))
+    })
 }
 
 #[derive(Deserialize)]
@@ -649,4 +774,50 @@ async fn result(
         hub.tables_done.send(&id);
     }
     Ok(Json(View::new(&hub, id, t).await?))
+}
+
+/// An event on its player's profile.
+#[derive(Serialize)]
+pub struct EventPlayed {
+    /// The tournament id (its page is `/event/{id}`).
+    pub id: String,
+    /// The event's name.
+    pub name: String,
+    /// The variant id.
+    pub variant: String,
+    /// When it was created (unix seconds).
+    pub created: i64,
+    /// Whether its games are rated.
+    pub rated: bool,
+    /// Whether its last round is complete.
+    pub finished: bool,
+    /// The player's place: final once the event is finished, so far before.
+    pub place: Option<u32>,
+    /// Whether that place is shared.
+    pub shared: bool,
+    /// How many entrants it has.
+    pub entrants: usize,
+}
+
+impl EventPlayed {
+    /// The profile line of an event an account entered.
+    pub fn of(e: crate::store::AccountEvent) -> EventPlayed {
+        let row = e
+            .event
+            .standings()
+            .rows
+            .into_iter()
+            .find(|r| r.entrant == e.entrant);
+        EventPlayed {
+            name: e.event.config().name.clone(),
+            variant: e.event.config().variant.to_string(),
+            created: e.created,
+            rated: e.rated,
+            finished: e.event.is_finished(),
+            place: row.as_ref().map(|r| r.place),
+            shared: row.is_some_and(|r| r.shared),
+            entrants: e.event.entrants().len(),
+            id: e.id,
+        }
+    }
 }

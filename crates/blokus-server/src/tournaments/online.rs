@@ -4,16 +4,16 @@
 //! round as soon as the last result of a round is in, here and after a restart.
 
 use blokus_core::{Game, RuleOptions, Rules};
-use blokus_tournament::{EntrantKind, Event, Round, TableResult};
+use blokus_tournament::{EntrantKind, Round, TableResult};
 use tokio::sync::mpsc;
 
-use crate::clock::{now_ms, Clock, TimeControl};
+use crate::clock::{now_ms, Clock};
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::names::DisplayName;
 use crate::room_game::RoomGame;
 use crate::seats::{new_game_id, new_token, AiLevel, GameStatus, Seat, SeatKind};
-use crate::store::{NewGame, StoredTournament, TableGame, TournamentChanges};
+use crate::store::{NewGame, NewGameAccounts, StoredTournament, TableGame, TournamentChanges};
 
 /// The spec under which a bot of the web app is stored (the built-in search player).
 pub fn bot_spec(level: AiLevel) -> String {
@@ -108,7 +108,7 @@ pub fn pair_round(
     }
     let mut ai_first = Vec::new();
     for table in &round.tables {
-        let game = table_game(&t.event, &round, table.number, t.clock)?;
+        let (game, players) = table_game(t, &round, table.number)?;
         if game.ai_to_move {
             ai_first.push(game.id.clone());
         }
@@ -116,21 +116,24 @@ pub fn pair_round(
             round: round.number,
             table: table.number,
             game,
+            players,
         });
     }
     Ok(ai_first)
 }
 
 /// The game of a table: a person's seat is claimed by a fresh seat token (the player's
-/// device fetches it with the player's token), a bot's is an AI seat of its level. In a
-/// timed event the first player's clock runs from the pairing: a player who does not
-/// come loses on time, so the round still ends.
+/// device fetches it with the player's token, an account's devices find it in the
+/// account), a bot's is an AI seat of its level; entrants who play from an account play
+/// their seat from it, and every game of a rated event is rated. In a timed event the
+/// first player's clock runs from the pairing: a player who does not come loses on time,
+/// so the round still ends.
 fn table_game(
-    event: &Event,
+    t: &StoredTournament,
     round: &Round,
     number: u32,
-    clock: Option<TimeControl>,
-) -> Result<NewGame, AppError> {
+) -> Result<(NewGame, NewGameAccounts), AppError> {
+    let (event, clock) = (&t.event, t.clock);
     let table = round
         .tables
         .iter()
@@ -140,8 +143,15 @@ fn table_game(
         })?;
     let mut seats = Vec::new();
     let mut tokens = Vec::new();
+    let mut players = NewGameAccounts {
+        rated: t.rated,
+        accounts: Vec::new(),
+    };
     for (i, id) in table.seats.iter().enumerate() {
         let entrant = event.entrant(*id).map_err(super::refused)?;
+        if let Some(account) = t.account_of(*id) {
+            players.accounts.push((i, account));
+        }
         match (&entrant.kind, bot_level(&entrant.kind)) {
             (EntrantKind::Person, _) => {
                 tokens.push((new_token(), i));
@@ -171,7 +181,7 @@ fn table_game(
         c.start(game.player_to_move().unwrap_or(0), now_ms());
         c
     });
-    Ok(NewGame {
+    let game = NewGame {
         id: new_game_id(),
         variant: table.variant.to_string(),
         options: serde_json::to_string(&RuleOptions::default()).expect("options serialise"),
@@ -180,7 +190,8 @@ fn table_game(
         ai_to_move,
         tokens,
         clock,
-    })
+    };
+    Ok((game, players))
 }
 
 /// The name shown at a table for an entrant: the entrant's own name (online events take

@@ -8,15 +8,18 @@
 //! the test process (`blokus_t{pid}_...`); the first database a process creates drops
 //! those of test processes that have ended, so repeated runs do not fill the disk.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
+
+mod browser;
+pub use browser::*;
 
 /// A running server.
 pub struct TestServer {
@@ -353,4 +356,35 @@ pub async fn join(server: &TestServer, id: &str, tokens: &[String]) -> (Ws, Valu
     })
     .await;
     (socket, state)
+}
+
+/// Plays the first legal move for every seat `tokens` hold until the game is over
+/// (the AI plays the others); answers the final state.
+pub async fn play_to_end(server: &TestServer, id: &str, tokens: Vec<String>) -> Value {
+    let mut a = ws(server, id).await;
+    send(&mut a, json!({"type": "join", "tokens": tokens})).await;
+    // A state can come twice for one ply (a connection of the table comes or goes):
+    // each ply is answered once.
+    let mut answered = None;
+    loop {
+        let s = next(&mut a).await;
+        assert!(!is_error(&s), "{s}");
+        if !is_state(&s) {
+            continue;
+        }
+        if s["over"] == true {
+            return s;
+        }
+        let ply = s["ply"].as_u64();
+        if answered == ply || !s["legal"].is_array() {
+            continue;
+        }
+        if s["awaiting_pie"] == true {
+            send(&mut a, json!({"type": "pie", "choice": "keep"})).await;
+            answered = ply;
+        } else if let Some(first) = s["legal"].as_array().and_then(|l| l.first()) {
+            send(&mut a, json!({"type": "move", "cells": first, "ply": ply})).await;
+            answered = ply;
+        }
+    }
 }
