@@ -1363,7 +1363,7 @@ test('accounts: sign up keeps a guest game, a rated game against the AI to the e
     });
   }, [event.organiser_token, scores]);
   await page.goto(`${base}/profile/${name}`);
-  await page.waitForSelector(`#events li[data-event="${event.id}"] a[href="/event/${event.id}"]:text("Rated club night")`);
+  await page.waitForSelector(`#events li[data-event="${event.id}"] a[href="/event/${event.id}"]:has-text("Rated club night")`);
   const line = await page.textContent(`#events li[data-event="${event.id}"]`);
   assert(!!line && line.includes('final place 1st of 2') && line.includes('rated'), `the event's line: ${line}`);
   await shot(page, 'profile-events');
