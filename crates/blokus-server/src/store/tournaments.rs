@@ -243,6 +243,19 @@ pub(super) fn link_of_game(c: &Connection, game: &str) -> Result<Option<TableLin
     .optional()?)
 }
 
+/// Records a finished game's result at its table if the table still waits for one in the
+/// current round (a result the organiser entered by hand stands): the one rule both
+/// backends' [`enter_game_result`] follow. Returns whether it did.
+fn record_pending_result(event: &mut Event, link: &TableLink, result: TableResult) -> bool {
+    let pending = event.current_round().is_some_and(|r| {
+        r.number == link.round
+            && r.tables
+                .iter()
+                .any(|tb| tb.number == link.table && tb.result.is_none())
+    });
+    pending && event.record_result(link.round, link.table, result).is_ok()
+}
+
 /// Enters a finished game's result at its table, if the table still waits for one in the
 /// current round (a result the organiser entered by hand stands). Returns whether it did.
 pub(super) fn enter_game_result(
@@ -251,17 +264,7 @@ pub(super) fn enter_game_result(
     result: TableResult,
 ) -> Result<bool, AppError> {
     let mut t = read(tx, &link.tournament)?;
-    let pending = t.event.current_round().is_some_and(|r| {
-        r.number == link.round
-            && r.tables
-                .iter()
-                .any(|tb| tb.number == link.table && tb.result.is_none())
-    });
-    if !pending
-        || t.event
-            .record_result(link.round, link.table, result)
-            .is_err()
-    {
+    if !record_pending_result(&mut t.event, link, result) {
         return Ok(false);
     }
     write_event(tx, &link.tournament, &t.event)?;
@@ -801,17 +804,7 @@ pub(super) async fn enter_game_result_pg(
     result: TableResult,
 ) -> Result<bool, AppError> {
     let mut t = read_pg(tx, &link.tournament, true).await?;
-    let pending = t.event.current_round().is_some_and(|r| {
-        r.number == link.round
-            && r.tables
-                .iter()
-                .any(|tb| tb.number == link.table && tb.result.is_none())
-    });
-    if !pending
-        || t.event
-            .record_result(link.round, link.table, result)
-            .is_err()
-    {
+    if !record_pending_result(&mut t.event, link, result) {
         return Ok(false);
     }
     write_event_pg(tx, &link.tournament, &t.event).await?;
