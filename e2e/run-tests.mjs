@@ -1368,6 +1368,30 @@ test('accounts: sign up keeps a guest game, a rated game against the AI to the e
   assert(!!line && line.includes('final place 1st of 2') && line.includes('rated'), `the event's line: ${line}`);
   await shot(page, 'profile-events');
 
+  // Blokus 3D: the rated box on its form, a rated game against the computer, the 3D
+  // pool and the ratings in its Players panel, the account in its top bar.
+  await page.goto(`${base}/cube`);
+  await page.waitForSelector('#c-rated-wrap:not([hidden])');
+  assert(await page.isHidden('#c-rated-login'), 'no login hint on the 3D form when logged in');
+  await page.waitForSelector(`.account-nav #me:text("${name}")`);
+  await page.waitForSelector('#c-variant option[value="rumis_2"]', { state: 'attached' });
+  await page.selectOption('#c-variant', 'rumis_2');
+  await page.selectOption('#c-site', '');
+  await page.setInputFiles('#c-file', { name: 'yard.site', mimeType: 'text/plain', buffer: Buffer.from(YARD_SITE) });
+  await page.locator('.seat-kind').nth(0).selectOption('me');
+  await page.locator('.seat-kind').nth(1).selectOption('ai');
+  await page.locator('.seat-level').nth(1).selectOption('1');
+  await page.check('#c-rated');
+  await Promise.all([page.waitForURL(/\/cube\/[0-9a-f]{16}$/), page.click('#c-create')]);
+  await page.waitForSelector('.rated-badge:has-text("Blokus 3D")');
+  await page.waitForSelector(`.seat-accounts a:text("${name}")`);
+  await page.waitForSelector('.seat-accounts li[data-seat="0"] .rating:text("1500?")');
+  await page.waitForSelector('.seat-accounts li[data-seat="1"] .rating:text("641")');
+  await page.waitForFunction(() => !!window.blokusCube?.myTurn());
+  assert(await page.isHidden('#undo'), 'no undo in a rated 3D game');
+  assert(await page.isHidden('#ai-hint'), 'no hint in a rated 3D game');
+  await shot(page, 'cube-rated');
+
   // The leaderboard lists the player; logging out brings back the login link.
   await page.goto(`${base}/leaderboard?pool=duo`);
   await page.waitForSelector(`#board a[href="/profile/${name}"]`);
@@ -1455,6 +1479,8 @@ test('Blokus 3D against the AI: a site file, stones turned by keys, placed by cl
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${server.url}/`);
   await page.click('a[href="/cube"]');
+  await page.waitForSelector('#c-rated-login:not([hidden])');
+  assert(await page.isHidden('#c-rated-wrap'), 'no rated box for guests on the 3D form');
   await page.waitForSelector('#c-variant option[value="rumis_2"]', { state: 'attached' });
   await page.selectOption('#c-variant', 'rumis_2');
   await page.selectOption('#c-site', '');

@@ -34,6 +34,7 @@ import { addTokens, tokensFor } from './tokens.js';
  * @property {'open'|'running'|'finished'} status
  * @property {number} ply
  * @property {boolean} over
+ * @property {boolean} rated no undo and no hints
  * @property {number|null} to_move
  * @property {number|null} player_to_move
  * @property {Array<[number, number, number, number]>} cubes
@@ -108,6 +109,9 @@ async function createPage() {
     }
     $('#c-seats').replaceChildren(...rows);
   };
+  const me = await account();
+  $('#c-rated-wrap').hidden = !me;
+  $('#c-rated-login').hidden = !!me;
   variantSel.addEventListener('change', describe);
   siteSel.addEventListener('change', () => { $('#c-file-row').hidden = siteSel.value !== ''; });
   describe();
@@ -124,6 +128,7 @@ async function createPage() {
         return kind === 'ai' ? { kind, level } : { kind };
       }),
     };
+    if (/** @type {HTMLInputElement} */ ($('#c-rated')).checked) body.rated = true;
     if (siteSel.value) body.site = siteSel.value;
     else {
       const file = /** @type {HTMLInputElement} */ ($('#c-file')).files?.[0];
@@ -407,7 +412,7 @@ class CubePage {
   /** Hints are for practice against the computer: an AI seat and no other person. */
   hintsAllowed() {
     const s = this.state;
-    return s.seats.some((st) => st.kind === 'ai') && !s.seats.some((st) => st.kind === 'human');
+    return !s.rated && s.seats.some((st) => st.kind === 'ai') && !s.seats.some((st) => st.kind === 'human');
   }
 
   /** Asks the server for the AI's placement for this player and shows it in the view. */

@@ -2,7 +2,8 @@
 /**
  * The accounts at a game's table: whether the game is rated, and each seat's player
  * with their rating in the game's pool (or the computer level's fixed rating). Shown in
- * the game page's Players panel; asked again when the game ends (ratings change then).
+ * the Players panel of the game page and of the Blokus 3D page; asked again when the
+ * game ends (ratings change then).
  * @module
  */
 
@@ -47,6 +48,8 @@ async function render() {
 }
 
 async function main() {
+  // The 3D page's create form lives at /cube: no game there yet.
+  if (!/^[0-9a-f]{16}$/.test(id)) return;
   // Until the game is over, look again now and then (a seat may be taken, the game end).
   for (;;) {
     const over = await render().catch(() => false);

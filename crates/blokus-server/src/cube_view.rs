@@ -94,6 +94,8 @@ pub struct CubeGameView {
     pub spectators: usize,
     /// The rematch, once a player asked for one.
     pub rematch: Option<RematchView>,
+    /// Whether the game is rated (no undo, no hints; see `docs/accounts.md`).
+    pub rated: bool,
 }
 
 /// The shared state of a 3D game (see [`CubeGameView`]).
@@ -207,6 +209,7 @@ pub fn state(id: &str, game: &CubeGame, seats: &[Seat], facts: RoomFacts<'_>) ->
         seats: seats_view,
         spectators: facts.spectators,
         rematch: facts.rematch,
+        rated: facts.rated,
     }
 }
 
