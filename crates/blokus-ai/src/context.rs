@@ -38,6 +38,8 @@ pub struct Context {
     /// Per symmetry, the distance (in cells) between each cell and its image: how close
     /// a move gets to covering cells a mirroring opponent could not copy.
     pub symmetry_gaps: Vec<Vec<f32>>,
+    /// The learnt move policy's weights, for the variants it was trained for.
+    pub policy: Option<crate::policy::Weights>,
 }
 
 impl Context {
@@ -100,6 +102,7 @@ impl Context {
             centre_reach,
             symmetries,
             symmetry_gaps,
+            policy: crate::policy::PolicyFamily::of(rules).map(|f| f.weights()),
         }
     }
 

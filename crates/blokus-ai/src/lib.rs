@@ -19,6 +19,7 @@ mod greedy;
 pub mod mcts;
 mod player;
 pub mod playout;
+pub mod policy;
 mod random;
 mod replies;
 mod spec;

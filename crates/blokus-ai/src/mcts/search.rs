@@ -13,6 +13,7 @@ use super::tree::{Action, Node, Tree, PIE_KEEP, PIE_SWAP, SORTED_PREFIX};
 use crate::context::{Context, Values};
 use crate::features::{mirror_symmetry, MoveScorer};
 use crate::playout::Playouts;
+use crate::policy::PolicyFeatures;
 
 /// Placements before the root remembered for the playouts' local replies.
 const RECENT_KEPT: usize = 4;
@@ -440,8 +441,22 @@ impl Searcher {
             // The move lists the playouts keep up to date from the root.
             let playouts = self.playouts.as_mut().expect("set_root first");
             let legal = playouts.legal_moves(ctx, pos, colour);
-            self.scratch
-                .extend(legal.iter().map(|&m| (m, scorer.prior_score(m))));
+            // The learnt policy's log-weights where it was trained, else the hand prior.
+            let policy = ctx
+                .policy
+                .as_ref()
+                .map(|w| (w, PolicyFeatures::new(ctx, pos)));
+            let mirror = scorer.facing_mirror();
+            self.scratch.extend(legal.iter().map(|&m| {
+                let h = match &policy {
+                    Some((w, pf)) => {
+                        let copyable = mirror && !scorer.features(m).self_symmetric;
+                        w.log_gamma(&pf.features(m)) - if copyable { MIRROR_PENALTY } else { 0.0 }
+                    }
+                    None => scorer.prior_score(m),
+                };
+                (m, h)
+            }));
             prune(ctx, pos, colour.index(), &mut self.scratch);
             if idx == self.tree.root && pos.moves_played() >= 2 && scorer.facing_mirror() {
                 restrict_against_mirror(&scorer, &mut self.scratch);
@@ -462,10 +477,16 @@ impl Searcher {
             self.scratch[..prefix].sort_unstable_by(by_prior);
             let q = parent.mean(side);
             let range = (hi - lo).max(1e-3);
+            let learnt = policy.is_some();
             for &(m, h) in &self.scratch {
                 // The best-looking moves start a little above the parent's value, the
-                // worst well below it.
-                let rel = (h - lo) / range;
+                // worst well below it: by the square root of the policy's probability
+                // relative to the best move's, or by the place in the hand prior's range.
+                let rel = if learnt {
+                    ((h - hi) / 2.0).exp()
+                } else {
+                    (h - lo) / range
+                };
                 let prior = (q + 0.3 * (rel - 0.7)).clamp(0.0, 1.0);
                 self.tree
                     .nodes
@@ -506,6 +527,10 @@ fn restrict_against_mirror(scorer: &MoveScorer, moves: &mut Vec<(Move, f32)>) {
         .fold(f32::MAX, f32::min);
     moves.retain(|&(m, _)| approach(m) <= closest + 0.01);
 }
+
+/// How much less likely (in log-weight) a move a mirroring opponent can copy is than
+/// one it cannot.
+const MIRROR_PENALTY: f32 = 10.0;
 
 /// Best prior first, then by move.
 fn by_prior(a: &(Move, f32), b: &(Move, f32)) -> std::cmp::Ordering {

@@ -1,0 +1,386 @@
+//! The learnt move policy: a softmax over per-cell move features whose weights were fitted
+//! to strong players' choices (`examples/train_policy.rs`), used by the tree search to
+//! order and value the children of a node.
+//!
+//! A move's log-weight is the sum, over its cells, its edge neighbours and its corners,
+//! of a weight for what each of those cells is in the position (an opponent's growing
+//! point, a cell next to the partner colour, an attach point of our own it spoils, ...),
+//! plus a weight for the piece's size and, in the opening, one for its distance from the
+//! centre. Every feature is a count, so training fits one weight per kind of cell.
+
+use blokus_core::{Cell, CellSet, Colour, Move, Position, Side};
+
+use crate::context::Context;
+
+/// What a covered cell is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+enum Covered {
+    Plain,
+    /// An opponent's attach point, or next to one and still open to that opponent.
+    OpponentZone,
+    /// An attach point of the partner colour (same side).
+    PartnerAttach,
+}
+
+/// What an edge neighbour of the move is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+enum Edge {
+    /// Off the board or already out of bounds for the colour (own piece next to it).
+    Spent,
+    /// Occupied by an opponent's piece.
+    Opponent,
+    /// Occupied by the partner colour's piece.
+    Partner,
+    /// One of the colour's own attach points, which the move spoils.
+    OwnAttach,
+    /// A free cell the colour gives up.
+    Free,
+}
+
+/// The features, in the order of the weight files.
+pub const FEATURES: [&str; NUM_FEATURES] = [
+    "cover_opponent_zone",
+    "cover_partner_attach",
+    "cover_opponent_attach",
+    "edge_opponent",
+    "edge_partner",
+    "edge_own_attach",
+    "edge_free",
+    "corner_existing_attach",
+    "corner_new_attach_0",
+    "corner_new_attach_1",
+    "corner_new_attach_2",
+    "corner_new_attach_3",
+    "corner_new_attach_4",
+    "corner_in_opponent_zone",
+    "size_1",
+    "size_2",
+    "size_3",
+    "size_4",
+    "size_5",
+    "size_6",
+    "opening_centre",
+    "joins_partner",
+];
+
+/// Number of features.
+pub const NUM_FEATURES: usize = 22;
+
+/// A feature vector.
+pub type FeatureVec = [f32; NUM_FEATURES];
+
+/// The variant families with their own weights.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PolicyFamily {
+    /// Duo (14 x 14, two colours).
+    Duo,
+    /// Classic-sized boards with the pentomino set.
+    Classic,
+    /// Trigon boards.
+    Trigon,
+}
+
+impl PolicyFamily {
+    /// The family whose weights fit a game's rules, if any was trained for it.
+    pub fn of(rules: &blokus_core::Rules) -> Option<PolicyFamily> {
+        use blokus_core::VariantId as V;
+        match rules.v().id {
+            V::Duo => Some(PolicyFamily::Duo),
+            V::Classic | V::Classic2 | V::Classic3 | V::ClassicTeams => Some(PolicyFamily::Classic),
+            V::Trigon | V::Trigon2 | V::Trigon3 | V::TrigonTeams => Some(PolicyFamily::Trigon),
+            _ => None,
+        }
+    }
+
+    /// The name of its weight file (`data/policy-NAME.txt`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PolicyFamily::Duo => "duo",
+            PolicyFamily::Classic => "classic",
+            PolicyFamily::Trigon => "trigon",
+        }
+    }
+
+    fn weights_text(self) -> &'static str {
+        match self {
+            PolicyFamily::Duo => include_str!("../data/policy-duo.txt"),
+            PolicyFamily::Classic => include_str!("../data/policy-classic.txt"),
+            PolicyFamily::Trigon => include_str!("../data/policy-trigon.txt"),
+        }
+    }
+
+    /// The family's trained weights.
+    pub fn weights(self) -> Weights {
+        Weights::parse(self.weights_text())
+            .unwrap_or_else(|e| panic!("data/policy-{}.txt: {e}", self.name()))
+    }
+}
+
+/// The weights of the features.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights(pub FeatureVec);
+
+impl Weights {
+    /// Reads `name weight` lines (blank lines and `#` comments skipped); every feature
+    /// must appear once.
+    ///
+    /// # Errors
+    /// The line at fault: an unknown or repeated feature, a bad number, a missing one.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let mut w = [f32::NAN; NUM_FEATURES];
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut parts = line.split_whitespace();
+            let (Some(name), Some(value), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(format!("line {}: expected 'feature weight'", n + 1));
+            };
+            let i = FEATURES
+                .iter()
+                .position(|&f| f == name)
+                .ok_or_else(|| format!("line {}: unknown feature '{name}'", n + 1))?;
+            if !w[i].is_nan() {
+                return Err(format!("line {}: '{name}' given twice", n + 1));
+            }
+            w[i] = value
+                .parse()
+                .map_err(|_| format!("line {}: '{value}' is not a number", n + 1))?;
+        }
+        if let Some(i) = w.iter().position(|x| x.is_nan()) {
+            return Err(format!("feature '{}' missing", FEATURES[i]));
+        }
+        Ok(Weights(w))
+    }
+
+    /// The weights as a weight file.
+    pub fn to_text(&self) -> String {
+        FEATURES
+            .iter()
+            .zip(self.0)
+            .map(|(f, w)| format!("{f} {w:.4}\n"))
+            .collect()
+    }
+
+    /// The log-weight of a feature vector.
+    #[inline]
+    pub fn log_gamma(&self, x: &FeatureVec) -> f32 {
+        self.0.iter().zip(x).map(|(w, x)| w * x).sum()
+    }
+}
+
+/// Placements of the game up to which the opening's distance from the centre counts.
+const OPENING_PLACEMENTS: usize = 4;
+
+/// The per-cell facts of one position for the colour to move, shared by every candidate.
+pub struct PolicyFeatures<'a> {
+    ctx: &'a Context,
+    covered: Vec<Covered>,
+    edge: Vec<Edge>,
+    opp_attach: CellSet,
+    opp_zone: CellSet,
+    forbidden: CellSet,
+    own_attach: CellSet,
+    partner: Option<Colour>,
+    opening: bool,
+}
+
+impl<'a> PolicyFeatures<'a> {
+    /// Prepares the features of the moves of the colour to move.
+    pub fn new(ctx: &'a Context, pos: &Position) -> PolicyFeatures<'a> {
+        let colour = pos.to_move();
+        let side = ctx.side_of_mover(pos, colour);
+        let rules = &ctx.rules;
+        let g = rules.table().geometry();
+        let n = g.num_cells();
+        let partner = Colour::all(ctx.num_colours)
+            .find(|&c| c != colour && ctx.scoring_side(pos, c) == Some(side));
+        let mut opp_zone = CellSet::EMPTY;
+        let mut opp_attach = CellSet::EMPTY;
+        let mut opp_cells = CellSet::EMPTY;
+        for c in Colour::all(ctx.num_colours) {
+            if ctx.scoring_side(pos, c).is_none_or(|s: Side| s == side) {
+                continue;
+            }
+            opp_cells.union_with(pos.colour_cells(c));
+            if pos.pieces_placed(c) == 0 {
+                continue;
+            }
+            let theirs = pos.forbidden(c);
+            let attach = pos.attach_points(rules, c);
+            opp_attach.union_with(&attach);
+            for a in attach.iter() {
+                opp_zone.insert(a);
+                for &k in g.edge_neighbours(a) {
+                    if !theirs.contains(k) {
+                        opp_zone.insert(k);
+                    }
+                }
+            }
+        }
+        let partner_attach = partner
+            .filter(|&p| pos.pieces_placed(p) > 0)
+            .map_or(CellSet::EMPTY, |p| pos.attach_points(rules, p));
+        let partner_cells = partner.map_or(CellSet::EMPTY, |p| *pos.colour_cells(p));
+        let forbidden = *pos.forbidden(colour);
+        let own_attach = pos.attach_points(rules, colour);
+        let mut covered = vec![Covered::Plain; n];
+        let mut edge = vec![Edge::Spent; n];
+        for c in g.cells() {
+            let i = c.index();
+            covered[i] = if opp_zone.contains(c) {
+                Covered::OpponentZone
+            } else if partner_attach.contains(c) {
+                Covered::PartnerAttach
+            } else {
+                Covered::Plain
+            };
+            edge[i] = if opp_cells.contains(c) {
+                Edge::Opponent
+            } else if partner_cells.contains(c) {
+                Edge::Partner
+            } else if forbidden.contains(c) {
+                Edge::Spent
+            } else if own_attach.contains(c) {
+                Edge::OwnAttach
+            } else {
+                Edge::Free
+            };
+        }
+        PolicyFeatures {
+            ctx,
+            covered,
+            edge,
+            opp_attach,
+            opp_zone,
+            forbidden,
+            own_attach,
+            partner,
+            opening: pos.moves_played() < OPENING_PLACEMENTS * ctx.num_colours,
+        }
+    }
+
+    /// The features of a legal move.
+    pub fn features(&self, m: Move) -> FeatureVec {
+        let t = self.ctx.rules.table();
+        let g = t.geometry();
+        let cells = t.info(m).cells();
+        let mut x = [0f32; NUM_FEATURES];
+        for &c in cells {
+            match self.covered[c.index()] {
+                Covered::OpponentZone => x[0] += 1.0,
+                Covered::PartnerAttach => x[1] += 1.0,
+                Covered::Plain => {}
+            }
+            if self.opp_attach.contains(c) {
+                x[2] += 1.0;
+            }
+        }
+        for &c in t.edge_cells(m) {
+            match self.edge[c.index()] {
+                Edge::Opponent => x[3] += 1.0,
+                Edge::Partner => x[4] += 1.0,
+                Edge::OwnAttach => x[5] += 1.0,
+                Edge::Free => x[6] += 1.0,
+                Edge::Spent => {}
+            }
+        }
+        let set = t.cell_set(m);
+        for &k in t.corner_cells(m) {
+            if self.forbidden.contains(k) || self.edge[k.index()] == Edge::Opponent {
+                continue;
+            }
+            if self.own_attach.contains(k) {
+                x[7] += 1.0;
+                continue;
+            }
+            // A new attach point: how many of its edge neighbours stay open to the colour
+            // after the move (more room, more ways to use it).
+            let open = g
+                .edge_neighbours(k)
+                .iter()
+                .filter(|&&e| !self.forbidden.contains(e) && !touches(g, &set, e))
+                .count()
+                .min(4);
+            x[8 + open] += 1.0;
+            if self.opp_zone.contains(k) {
+                x[13] += 1.0;
+            }
+        }
+        x[14 + (cells.len().clamp(1, 6) - 1)] = 1.0;
+        if self.opening {
+            x[20] = cells
+                .iter()
+                .map(|c| self.ctx.centre_dist[c.index()])
+                .fold(f32::MAX, f32::min);
+        }
+        if self.partner.is_some() && x[4] > 0.0 {
+            x[21] = 1.0;
+        }
+        x
+    }
+}
+
+/// Whether `cell` is one of the move's cells or edge-adjacent to one.
+fn touches(g: &blokus_core::Geometry, set: &CellSet, cell: Cell) -> bool {
+    set.contains(cell) || g.edge_neighbours(cell).iter().any(|&n| set.contains(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use blokus_core::Rules;
+
+    #[test]
+    fn every_shipped_weight_file_parses_with_every_feature() {
+        for f in [
+            PolicyFamily::Duo,
+            PolicyFamily::Classic,
+            PolicyFamily::Trigon,
+        ] {
+            let w = f.weights();
+            assert!(w.0.iter().all(|x| x.is_finite()), "{f:?}");
+            assert_eq!(Weights::parse(&w.to_text()).unwrap(), w);
+        }
+    }
+
+    #[test]
+    fn bad_weight_files_name_the_problem() {
+        let ok = Weights([0.5; NUM_FEATURES]).to_text();
+        assert!(Weights::parse(&ok.replace("edge_free", "edge_fre"))
+            .unwrap_err()
+            .contains("unknown feature 'edge_fre'"));
+        assert!(Weights::parse(&ok.replace("size_6 0.5000", "size_6 x"))
+            .unwrap_err()
+            .contains("'x' is not a number"));
+        let missing: String = ok.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        assert!(Weights::parse(&missing)
+            .unwrap_err()
+            .contains("'cover_opponent_zone' missing"));
+        assert!(Weights::parse(&format!("{ok}size_1 2\n"))
+            .unwrap_err()
+            .contains("given twice"));
+    }
+
+    #[test]
+    fn features_count_what_the_move_touches() {
+        let rules = Rules::by_name("duo").unwrap();
+        let ctx = Context::new(&rules);
+        let mut game = blokus_core::Game::new(rules);
+        game.play_text("f9,e10,f10,g10,f11").unwrap();
+        game.play_text("j5,i6,j6,k6,j7").unwrap();
+        let pf = PolicyFeatures::new(&ctx, game.position());
+        for m in game.legal_moves() {
+            let x = pf.features(m);
+            let size = ctx.rules.table().info(m).cells().len();
+            assert_eq!(x[14 + size - 1], 1.0);
+            assert_eq!(x[14..20].iter().sum::<f32>(), 1.0);
+            assert!(x[..14].iter().all(|&v| v >= 0.0));
+            // No partner colour in Duo.
+            assert_eq!(x[1] + x[4] + x[21], 0.0);
+        }
+    }
+}
