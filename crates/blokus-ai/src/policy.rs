@@ -329,6 +329,135 @@ fn touches(g: &blokus_core::Geometry, set: &CellSet, cell: Cell) -> bool {
     set.contains(cell) || g.edge_neighbours(cell).iter().any(|&n| set.contains(n))
 }
 
+/// Fitting the weights: a softmax (conditional logit) over each position's legal moves,
+/// maximising the log-likelihood of the moves strong players chose.
+pub mod training {
+    use super::{FeatureVec, Weights, NUM_FEATURES};
+
+    /// Training positions, flattened: every legal move's features, and per position the
+    /// range of its moves and the index of the move played.
+    #[derive(Default)]
+    pub struct Samples {
+        /// Every legal move's features.
+        pub x: Vec<FeatureVec>,
+        /// Per position: its moves' range in `x` and the index (in `x`) of the one played.
+        pub positions: Vec<(usize, usize, usize)>,
+    }
+
+    impl Samples {
+        /// Adds a position: its legal moves' features, and which of them was played.
+        pub fn push(&mut self, moves: impl Iterator<Item = FeatureVec>, played: usize) {
+            let start = self.x.len();
+            self.x.extend(moves);
+            assert!(
+                start + played < self.x.len(),
+                "the played move is one of the moves"
+            );
+            self.positions.push((start, self.x.len(), start + played));
+        }
+
+        /// The moves of position `p`, as a range of `x`.
+        pub fn moves(&self, p: usize) -> std::ops::Range<usize> {
+            self.positions[p].0..self.positions[p].1
+        }
+    }
+
+    /// The mean log-likelihood of the played moves per position under the softmax of
+    /// `logit` (of a move's index in `x`), and its gradient with respect to the weights
+    /// of a linear `logit`.
+    pub fn log_likelihood(s: &Samples, logit: impl Fn(usize) -> f32) -> (f64, Vec<f64>) {
+        let mut ll = 0.0;
+        let mut grad = vec![0.0f64; NUM_FEATURES];
+        let mut z = Vec::new();
+        for p in 0..s.positions.len() {
+            let r = s.moves(p);
+            z.clear();
+            z.extend(r.clone().map(|i| logit(i) as f64));
+            let max = z.iter().cloned().fold(f64::MIN, f64::max);
+            let sum: f64 = z.iter().map(|v| (v - max).exp()).sum();
+            let played = s.positions[p].2;
+            ll += z[played - r.start] - max - sum.ln();
+            for (k, i) in r.clone().enumerate() {
+                let prob = (z[k] - max).exp() / sum;
+                for (g, &x) in grad.iter_mut().zip(&s.x[i]) {
+                    *g -= prob * x as f64;
+                }
+            }
+            for (g, &x) in grad.iter_mut().zip(&s.x[played]) {
+                *g += x as f64;
+            }
+        }
+        let n = s.positions.len().max(1) as f64;
+        (ll / n, grad.into_iter().map(|g| g / n).collect())
+    }
+
+    /// Adam on the mean log-likelihood with a small L2 penalty, `steps` full passes over
+    /// the samples; `progress` sees each step's log-likelihood.
+    pub fn fit(s: &Samples, steps: usize, mut progress: impl FnMut(usize, f64)) -> Weights {
+        const RATE: f64 = 0.05;
+        const L2: f64 = 1e-4;
+        let mut w = [0f64; NUM_FEATURES];
+        let (mut m, mut v) = ([0f64; NUM_FEATURES], [0f64; NUM_FEATURES]);
+        for step in 1..=steps {
+            let wf = Weights(w.map(|x| x as f32));
+            let (ll, grad) = log_likelihood(s, |i| wf.log_gamma(&s.x[i]));
+            progress(step, ll);
+            for k in 0..NUM_FEATURES {
+                let g = grad[k] - 2.0 * L2 * w[k];
+                m[k] = 0.9 * m[k] + 0.1 * g;
+                v[k] = 0.999 * v[k] + 0.001 * g * g;
+                let mh = m[k] / (1.0 - 0.9f64.powi(step as i32));
+                let vh = v[k] / (1.0 - 0.999f64.powi(step as i32));
+                w[k] += RATE * mh / (vh.sqrt() + 1e-8);
+            }
+        }
+        Weights(w.map(|x| x as f32))
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use rand::{Rng, SeedableRng};
+
+        /// Positions whose played move is drawn from a known softmax: the fit finds
+        /// weights close to the true ones.
+        #[test]
+        fn the_fit_recovers_the_weights_that_made_the_choices() {
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+            let mut truth = [0f32; NUM_FEATURES];
+            truth[0] = 1.0;
+            truth[3] = -0.5;
+            let truth = Weights(truth);
+            let mut s = Samples::default();
+            for _ in 0..3000 {
+                let moves: Vec<FeatureVec> = (0..8)
+                    .map(|_| {
+                        let mut x = [0f32; NUM_FEATURES];
+                        x[0] = rng.gen_range(0..4) as f32;
+                        x[3] = rng.gen_range(0..4) as f32;
+                        x
+                    })
+                    .collect();
+                let g: Vec<f32> = moves.iter().map(|x| truth.log_gamma(x).exp()).collect();
+                let mut r = rng.gen::<f32>() * g.iter().sum::<f32>();
+                let played = g.iter().position(|&w| {
+                    r -= w;
+                    r <= 0.0
+                });
+                s.push(moves.into_iter(), played.unwrap_or(7));
+            }
+            let w = fit(&s, 300, |_, _| {});
+            assert!((w.0[0] - 1.0).abs() < 0.15, "{:?}", w.0);
+            assert!((w.0[3] + 0.5).abs() < 0.15, "{:?}", w.0);
+            assert!(
+                w.0[1].abs() < 0.05,
+                "features never seen stay near 0: {:?}",
+                w.0
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
