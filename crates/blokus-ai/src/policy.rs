@@ -302,7 +302,7 @@ impl<'a> PolicyFeatures<'a> {
             let open = g
                 .edge_neighbours(k)
                 .iter()
-                .filter(|&&e| !self.forbidden.contains(e) && !touches(g, &set, e))
+                .filter(|&&e| !self.forbidden.contains(e) && !touches(g, set, e))
                 .count()
                 .min(4);
             x[8 + open] += 1.0;
