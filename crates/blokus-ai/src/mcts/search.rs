@@ -47,6 +47,10 @@ pub struct Params {
     pub resign_min_visits: u64,
     /// Whether playouts play the last good replies.
     pub good_replies: bool,
+    /// Weight of the prior-probability exploration term `puct · P · sqrt(N) / (1 + n)`
+    /// (`P` the learnt policy's probability of the child, `N` and `n` the parent's and
+    /// the child's visits; 0: none). Without a learnt policy `P` is 0.
+    pub puct: f32,
 }
 
 impl Params {
@@ -88,6 +92,7 @@ impl Default for Params {
             resign_value: 0.03,
             resign_min_visits: 1_000,
             good_replies: true,
+            puct: 1.0,
         }
     }
 }
@@ -408,11 +413,14 @@ impl Searcher {
         let p = &self.params;
         let node = &self.tree.nodes[idx as usize];
         let log_n = ((node.n + 1) as f32).ln();
+        let sqrt_n = (node.n as f32).sqrt() * p.puct;
         let mut best = node.first_child;
         let mut best_score = f32::MIN;
         for c in node.open_children(|n| p.widening(n)) {
             let ch = &self.tree.nodes[c];
-            let score = ch.q + p.exploration * (log_n / (ch.n as f32 + 1.0)).sqrt();
+            let score = ch.q
+                + p.exploration * (log_n / (ch.n as f32 + 1.0)).sqrt()
+                + sqrt_n * ch.p / (ch.n as f32 + 1.0);
             if score > best_score {
                 best_score = score;
                 best = c as u32;
@@ -478,6 +486,14 @@ impl Searcher {
             let q = parent.mean(side);
             let range = (hi - lo).max(1e-3);
             let learnt = policy.is_some();
+            // The children's probabilities, for the exploration term: the learnt
+            // policy's softmax (none with the hand prior, whose scores are no
+            // log-probabilities).
+            let total: f32 = if learnt {
+                self.scratch.iter().map(|&(_, h)| (h - hi).exp()).sum()
+            } else {
+                f32::INFINITY
+            };
             for &(m, h) in &self.scratch {
                 // The best-looking moves start a little above the parent's value, the
                 // worst well below it: by the square root of the policy's probability
@@ -488,9 +504,9 @@ impl Searcher {
                     (h - lo) / range
                 };
                 let prior = (q + 0.3 * (rel - 0.7)).clamp(0.0, 1.0);
-                self.tree
-                    .nodes
-                    .push(Node::new(m.index() as Action, side as u8, prior));
+                let mut child = Node::new(m.index() as Action, side as u8, prior);
+                child.p = (h - hi).exp() / total;
+                self.tree.nodes.push(child);
             }
         }
         let n = self.tree.nodes.len() as u32 - first;
@@ -628,5 +644,41 @@ mod tests {
             .count();
         prune(&ctx, &pos, colour.index(), &mut moves);
         assert_eq!(moves.len(), fives);
+    }
+
+    /// With the learnt policy the root's children carry its probabilities (summing to
+    /// one, largest first among the sorted ones); with the hand prior they carry none.
+    #[test]
+    fn children_carry_the_policy_probabilities() {
+        use std::sync::atomic::AtomicU64;
+        for (variant, learnt) in [("duo", true), ("classic_2", true), ("junior", false)] {
+            let rules = Rules::by_name(variant).unwrap();
+            let ctx = Context::new(&rules);
+            let mut game = Game::new(rules.clone());
+            for _ in 0..4 {
+                let m = game.legal_moves()[0];
+                game.play(m).unwrap();
+            }
+            let mut s = Searcher::new(1, Params::default());
+            s.set_root(&ctx, &game);
+            let budget = AtomicU64::new(50);
+            s.search(
+                &ctx,
+                Limit {
+                    budget: &budget,
+                    deadline: None,
+                },
+            );
+            let p: Vec<f32> = s.root_children().map(|c| c.p).collect();
+            assert!(p.len() > 10, "{variant}");
+            let sum: f32 = p.iter().sum();
+            if learnt {
+                assert!((sum - 1.0).abs() < 1e-3, "{variant}: {sum}");
+                let prefix = &p[..SORTED_PREFIX.min(p.len())];
+                assert!(prefix.windows(2).all(|w| w[0] >= w[1]), "{variant}");
+            } else {
+                assert_eq!(sum, 0.0, "{variant}");
+            }
+        }
     }
 }

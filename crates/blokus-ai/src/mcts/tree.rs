@@ -34,6 +34,8 @@ pub struct Node {
     pub vsum: Values,
     /// Prior value of the action for `side` (counted as virtual simulations).
     pub prior: f32,
+    /// Prior probability that the action is the best (the policy's softmax).
+    pub p: f32,
     /// All-moves-as-first simulations (RAVE).
     pub rave_n: f32,
     /// Sum of their values for `side`.
@@ -58,6 +60,7 @@ impl Node {
             n: 0,
             vsum: [0.0; MAX_SIDES],
             prior,
+            p: 0.0,
             rave_n: 0.0,
             rave_w: 0.0,
             q: prior,
