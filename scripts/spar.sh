@@ -102,8 +102,9 @@ case $tool in
   match)
     rm -f "$out.cpu-ours" "$out.cpu-ref"
     time_to() { echo "/usr/bin/time -a -o $1 -f %U+%S"; }
+    # The match's own games follow the rules our side plays by.
     "$bin" match "gtp:$(time_to "$out.cpu-ours") $ours" "gtp:$(time_to "$out.cpu-ref") $theirs" \
-      --variant "$variant" --games "$games" --sgf "$out.blksgf" --quiet > "$out.summary"
+      --variant "$variant" --games "$games" --sgf "$out.blksgf" --quiet "${rules[@]}" > "$out.summary"
     ;;
   *) echo "spar: SPAR_TOOL must be twogtp or match, not $tool" >&2; exit 1 ;;
 esac

@@ -239,3 +239,47 @@ fn too_many_engines_for_the_variant_are_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("3 engines given: duo needs 2 to 2"), "{err}");
 }
+
+/// `--rules` sets the match's own rules: two GTP engines started without the mirrored
+/// opening play Trigon two-player games to the end (with the default rules their moves
+/// on the reserved cells would be forfeits), and the records say which rules.
+#[test]
+fn rule_options_reach_the_matchs_games() {
+    let exe = env!("CARGO_BIN_EXE_blokus");
+    let engine = |seed: u32| {
+        format!("'{exe}' gtp --game trigon_2 --rules no_mirror_opening --player greedy --seed {seed} --quiet")
+    };
+    let sgf = temp_file("rules.blksgf");
+    let out = blokus()
+        .args(["match", &engine(1), &engine(2), "--variant", "trigon_2"])
+        .args([
+            "--games",
+            "2",
+            "--rules",
+            "no_mirror_opening",
+            "--quiet",
+            "--sgf",
+        ])
+        .arg(&sgf)
+        .output()
+        .unwrap();
+    let stdout = succeeded(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("forfeited"), "{stderr}");
+    assert!(stdout.contains("2 games."), "{stdout}");
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    assert_eq!(
+        text.matches("XRULES[no_mirror_opening]").count(),
+        2,
+        "{text}"
+    );
+    let _ = std::fs::remove_file(&sgf);
+
+    let bad = blokus()
+        .args(["match", "greedy", "random", "--rules", "no_mirror"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("no_mirror"), "{err}");
+}

@@ -49,7 +49,8 @@ pub struct Args {
     pub quiet: bool,
 }
 
-fn parse_rules(list: &str) -> Result<RuleOptions, String> {
+/// Parses `--rules OPT,...` (shared with `blokus match`).
+pub(crate) fn parse_rules(list: &str) -> Result<RuleOptions, String> {
     RuleOptions::parse_list(list).map_err(|e| e.to_string())
 }
 

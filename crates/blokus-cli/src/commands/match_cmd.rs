@@ -9,7 +9,7 @@ use blokus_arena::{
     format_summary, run_match, summarize, summarize_points, EngineSpec, MatchConfig, MatchGame,
 };
 use blokus_core::cube::{AnyVariant, CubeRules, DEFAULT_SITE};
-use blokus_core::Rules;
+use blokus_core::{RuleOptions, Rules};
 
 use super::CmdResult;
 
@@ -49,6 +49,11 @@ pub struct Args {
     /// The site of a Blokus 3D variant: a built-in name or a site file.
     #[arg(long, default_value = DEFAULT_SITE)]
     pub site: String,
+    /// Rule options of every game (comma-separated: alternate_contact,
+    /// no_mirror_opening, no_start_alternation). GTP engines keep their own: give them
+    /// the same on their command lines (`blokus gtp --rules ...`).
+    #[arg(long, value_name = "OPT,...", value_parser = super::gtp::parse_rules)]
+    pub rules: Option<RuleOptions>,
 }
 
 /// Runs the subcommand.
@@ -56,10 +61,16 @@ pub fn run(args: Args) -> CmdResult {
     if args.parallel == 0 {
         return Err("--parallel must be at least 1".into());
     }
-    let rules = match AnyVariant::parse(&args.variant)? {
+    let mut rules = match AnyVariant::parse(&args.variant)? {
         AnyVariant::Flat(v) => Rules::by_name(v.as_str())?,
+        AnyVariant::Cube(_) if args.rules.is_some() => {
+            return Err("--rules: the rule options are for the flat variants, not Blokus 3D".into())
+        }
         AnyVariant::Cube(v) => return run_cube(&args, super::site_arg::rules(v, &args.site)?),
     };
+    if let Some(options) = args.rules {
+        rules.options = options;
+    }
     let names: Vec<&str> = args.engines.iter().map(String::as_str).collect();
     let config = MatchConfig {
         rules,
