@@ -1374,13 +1374,7 @@ test('accounts: sign up keeps a guest game, a rated game against the AI to the e
   await page.waitForSelector('#c-rated-wrap:not([hidden])');
   assert(await page.isHidden('#c-rated-login'), 'no login hint on the 3D form when logged in');
   await page.waitForSelector(`.account-nav #me:text("${name}")`);
-  await page.waitForSelector('#c-variant option[value="rumis_2"]', { state: 'attached' });
-  await page.selectOption('#c-variant', 'rumis_2');
-  await page.selectOption('#c-site', '');
-  await page.setInputFiles('#c-file', { name: 'yard.site', mimeType: 'text/plain', buffer: Buffer.from(YARD_SITE) });
-  await page.locator('.seat-kind').nth(0).selectOption('me');
-  await page.locator('.seat-kind').nth(1).selectOption('ai');
-  await page.locator('.seat-level').nth(1).selectOption('1');
+  await fillYardAgainstAi(page);
   await page.check('#c-rated');
   await Promise.all([page.waitForURL(/\/cube\/[0-9a-f]{16}$/), page.click('#c-create')]);
   await page.waitForSelector('.rated-badge:has-text("Blokus 3D")');
@@ -1405,6 +1399,21 @@ test('accounts: sign up keeps a guest game, a rated game against the AI to the e
 
 /** A 4 x 3 site with two levels for two players: a whole game takes a minute. */
 const YARD_SITE = 'name = yard\nheights = 2:2 3:3 4:3\nfootprint =\noooo\noooo\noooo\n';
+
+/**
+ * Fills the Blokus 3D form: Blokus 3D Duo on the yard site file, this browser against
+ * the computer at level 1.
+ * @param {Page} page
+ */
+async function fillYardAgainstAi(page) {
+  await page.waitForSelector('#c-variant option[value="rumis_2"]', { state: 'attached' });
+  await page.selectOption('#c-variant', 'rumis_2');
+  await page.selectOption('#c-site', '');
+  await page.setInputFiles('#c-file', { name: 'yard.site', mimeType: 'text/plain', buffer: Buffer.from(YARD_SITE) });
+  await page.locator('.seat-kind').nth(0).selectOption('me');
+  await page.locator('.seat-kind').nth(1).selectOption('ai');
+  await page.locator('.seat-level').nth(1).selectOption('1');
+}
 
 /**
  * Turns the stone in hand with the X, Y and Z keys, as a person does, until it has the
@@ -1481,13 +1490,7 @@ test('Blokus 3D against the AI: a site file, stones turned by keys, placed by cl
   await page.click('a[href="/cube"]');
   await page.waitForSelector('#c-rated-login:not([hidden])');
   assert(await page.isHidden('#c-rated-wrap'), 'no rated box for guests on the 3D form');
-  await page.waitForSelector('#c-variant option[value="rumis_2"]', { state: 'attached' });
-  await page.selectOption('#c-variant', 'rumis_2');
-  await page.selectOption('#c-site', '');
-  await page.setInputFiles('#c-file', { name: 'yard.site', mimeType: 'text/plain', buffer: Buffer.from(YARD_SITE) });
-  await page.locator('.seat-kind').nth(0).selectOption('me');
-  await page.locator('.seat-kind').nth(1).selectOption('ai');
-  await page.locator('.seat-level').nth(1).selectOption('1');
+  await fillYardAgainstAi(page);
   await Promise.all([page.waitForURL(/\/cube\/[0-9a-f]{16}$/), page.click('#c-create')]);
   await page.waitForFunction(() => !!window.blokusCube?.myTurn());
   const first = await page.evaluate(() => window.blokusCube?.state());
