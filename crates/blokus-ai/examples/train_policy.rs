@@ -68,8 +68,8 @@ fn main() {
                 if legal.len() < 2 {
                     continue;
                 }
-                let pf = PolicyFeatures::new(&ctx, pos);
                 let scorer = MoveScorer::new(&ctx, pos);
+                let pf = PolicyFeatures::new(&ctx, pos, &scorer);
                 let played = legal.iter().position(|&m| m == mv).expect("a legal move");
                 into.samples
                     .push(legal.iter().map(|&m| pf.features(m)), played);

@@ -159,6 +159,27 @@ impl<'a> MoveScorer<'a> {
     pub fn colour(&self) -> Colour {
         self.colour
     }
+
+    /// The scored colour's attach points.
+    pub(crate) fn own_attach(&self) -> &CellSet {
+        &self.own_attach
+    }
+
+    /// The cells the scored colour may no longer cover.
+    pub(crate) fn forbidden(&self) -> &CellSet {
+        &self.forbidden
+    }
+
+    /// The other sides' attach points.
+    pub(crate) fn opponent_attach(&self) -> &CellSet {
+        &self.opp_attach
+    }
+
+    /// The other sides' zone: their attach points and the edge neighbours of those
+    /// still open to them.
+    pub(crate) fn opponent_zone(&self) -> &CellSet {
+        &self.opp_zone
+    }
 }
 
 /// Attach points of every scored colour of other sides than `side`, with their edge

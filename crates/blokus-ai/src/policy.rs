@@ -11,6 +11,7 @@
 use blokus_core::{Cell, CellSet, Colour, Move, Position, Side};
 
 use crate::context::Context;
+use crate::features::MoveScorer;
 
 /// What a covered cell is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -189,44 +190,28 @@ pub struct PolicyFeatures<'a> {
 }
 
 impl<'a> PolicyFeatures<'a> {
-    /// Prepares the features of the moves of the colour to move.
-    pub fn new(ctx: &'a Context, pos: &Position) -> PolicyFeatures<'a> {
-        let colour = pos.to_move();
+    /// Prepares the features of the moves of the colour to move, from the facts the
+    /// move heuristic already gathered for the position (attach points, zones).
+    pub fn new(ctx: &'a Context, pos: &Position, scorer: &MoveScorer) -> PolicyFeatures<'a> {
+        let colour = scorer.colour();
         let side = ctx.side_of_mover(pos, colour);
         let rules = &ctx.rules;
         let g = rules.table().geometry();
         let n = g.num_cells();
         let partner = Colour::all(ctx.num_colours)
             .find(|&c| c != colour && ctx.scoring_side(pos, c) == Some(side));
-        let mut opp_zone = CellSet::EMPTY;
-        let mut opp_attach = CellSet::EMPTY;
         let mut opp_cells = CellSet::EMPTY;
         for c in Colour::all(ctx.num_colours) {
-            if ctx.scoring_side(pos, c).is_none_or(|s: Side| s == side) {
-                continue;
-            }
-            opp_cells.union_with(pos.colour_cells(c));
-            if pos.pieces_placed(c) == 0 {
-                continue;
-            }
-            let theirs = pos.forbidden(c);
-            let attach = pos.attach_points(rules, c);
-            opp_attach.union_with(&attach);
-            for a in attach.iter() {
-                opp_zone.insert(a);
-                for &k in g.edge_neighbours(a) {
-                    if !theirs.contains(k) {
-                        opp_zone.insert(k);
-                    }
-                }
+            if ctx.scoring_side(pos, c).is_some_and(|s: Side| s != side) {
+                opp_cells.union_with(pos.colour_cells(c));
             }
         }
+        let (opp_attach, opp_zone) = (*scorer.opponent_attach(), *scorer.opponent_zone());
+        let (forbidden, own_attach) = (*scorer.forbidden(), *scorer.own_attach());
         let partner_attach = partner
             .filter(|&p| pos.pieces_placed(p) > 0)
             .map_or(CellSet::EMPTY, |p| pos.attach_points(rules, p));
         let partner_cells = partner.map_or(CellSet::EMPTY, |p| *pos.colour_cells(p));
-        let forbidden = *pos.forbidden(colour);
-        let own_attach = pos.attach_points(rules, colour);
         let mut covered = vec![Covered::Plain; n];
         let mut edge = vec![Edge::Spent; n];
         for c in g.cells() {
@@ -501,7 +486,8 @@ mod tests {
         let mut game = blokus_core::Game::new(rules);
         game.play_text("f9,e10,f10,g10,f11").unwrap();
         game.play_text("j5,i6,j6,k6,j7").unwrap();
-        let pf = PolicyFeatures::new(&ctx, game.position());
+        let scorer = MoveScorer::new(&ctx, game.position());
+        let pf = PolicyFeatures::new(&ctx, game.position(), &scorer);
         for m in game.legal_moves() {
             let x = pf.features(m);
             let size = ctx.rules.table().info(m).cells().len();

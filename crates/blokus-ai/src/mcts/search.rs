@@ -453,7 +453,7 @@ impl Searcher {
             let policy = ctx
                 .policy
                 .as_ref()
-                .map(|w| (w, PolicyFeatures::new(ctx, pos)));
+                .map(|w| (w, PolicyFeatures::new(ctx, pos, &scorer)));
             let mirror = scorer.facing_mirror();
             self.scratch.extend(legal.iter().map(|&m| {
                 let h = match &policy {
@@ -486,26 +486,25 @@ impl Searcher {
             let q = parent.mean(side);
             let range = (hi - lo).max(1e-3);
             let learnt = policy.is_some();
-            // The children's probabilities, for the exploration term: the learnt
-            // policy's softmax (none with the hand prior, whose scores are no
-            // log-probabilities).
+            // The policy's softmax, for the exploration term (the hand prior's scores are
+            // no log-probabilities: its children get none).
             let total: f32 = if learnt {
                 self.scratch.iter().map(|&(_, h)| (h - hi).exp()).sum()
             } else {
-                f32::INFINITY
+                1.0
             };
             for &(m, h) in &self.scratch {
                 // The best-looking moves start a little above the parent's value, the
                 // worst well below it: by the square root of the policy's probability
                 // relative to the best move's, or by the place in the hand prior's range.
-                let rel = if learnt {
-                    ((h - hi) / 2.0).exp()
+                let (rel, p) = if learnt {
+                    (((h - hi) / 2.0).exp(), (h - hi).exp() / total)
                 } else {
-                    (h - lo) / range
+                    ((h - lo) / range, 0.0)
                 };
                 let prior = (q + 0.3 * (rel - 0.7)).clamp(0.0, 1.0);
                 let mut child = Node::new(m.index() as Action, side as u8, prior);
-                child.p = (h - hi).exp() / total;
+                child.p = p;
                 self.tree.nodes.push(child);
             }
         }
