@@ -1,13 +1,14 @@
-//! The AI's analysis of finished games: anyone may request one; a single background
-//! worker searches every position through the hub's CPU limiter at low priority (live AI
-//! moves and hints go first), stores each position as it is done (a restart resumes
-//! where it stopped), and the replay shows the result. Running games have none.
+//! The AI's analysis of finished games: anyone may request one; each server's background
+//! worker claims the oldest waiting analysis in the database (several servers on one
+//! database share the queue, and a dead server's claim runs out and is taken over),
+//! searches every position through the hub's CPU limiter at low priority (live AI moves
+//! and hints go first), stores each position as it is done (a restart or a takeover
+//! resumes where it stopped), and the replay shows the result. Running games have none.
 //!
 //! `POST /api/games/{id}/analysis` requests it, `GET` the same path answers its status,
 //! queue position, progress and, as positions are done, the values and move reviews.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -24,84 +25,17 @@ use tokio::sync::Notify;
 use crate::error::AppError;
 use crate::hub::Hub;
 use crate::room::RoomMsg;
+use crate::room_game::RoomGame;
+use crate::store::{AnalysisPlace, HEARTBEAT};
 
-/// Most analyses waiting at once; further requests are refused until some are done.
+/// Most analyses unfinished at once; further requests are refused until some are done.
 const MAX_QUEUED: usize = 200;
 
-/// The analyses waiting and the one being computed, shared by the routes and the worker.
+/// Wakes this server's worker when an analysis is requested here (requests made on other
+/// servers are found at the next look, every [`HEARTBEAT`]).
 #[derive(Clone, Default)]
 pub struct Queue {
-    state: Arc<Mutex<QueueState>>,
     wake: Arc<Notify>,
-}
-
-/// A game's place in the queue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Place {
-    /// Being analysed.
-    Running,
-    /// Waiting, with this many analyses before it.
-    Queued(usize),
-}
-
-#[derive(Default)]
-struct QueueState {
-    waiting: VecDeque<String>,
-    running: Option<String>,
-}
-
-impl Queue {
-    fn lock(&self) -> std::sync::MutexGuard<'_, QueueState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Adds a game at the end (once).
-    fn push(&self, id: &str) -> Result<(), AppError> {
-        let mut q = self.lock();
-        if q.running.as_deref() == Some(id) || q.waiting.iter().any(|w| w == id) {
-            return Ok(());
-        }
-        if q.waiting.len() >= MAX_QUEUED {
-            return Err(AppError::Busy(
-                "too many analyses are waiting; try again later".into(),
-            ));
-        }
-        q.waiting.push_back(id.to_string());
-        drop(q);
-        self.wake.notify_one();
-        Ok(())
-    }
-
-    /// Where a game is, if queued or running.
-    fn place(&self, id: &str) -> Option<Place> {
-        let q = self.lock();
-        if q.running.as_deref() == Some(id) {
-            return Some(Place::Running);
-        }
-        let ahead = usize::from(q.running.is_some());
-        q.waiting
-            .iter()
-            .position(|w| w == id)
-            .map(|i| Place::Queued(i + ahead))
-    }
-
-    /// Waits for the next game and marks it running.
-    async fn next(&self) -> String {
-        loop {
-            {
-                let mut q = self.lock();
-                if let Some(id) = q.waiting.pop_front() {
-                    q.running = Some(id.clone());
-                    return id;
-                }
-            }
-            self.wake.notified().await;
-        }
-    }
-
-    fn finish(&self) {
-        self.lock().running = None;
-    }
 }
 
 /// Simulations per analysed position: sharp enough to tell a blunder from noise, and a
@@ -154,24 +88,51 @@ fn parse_evals(game: &Game, json: &str) -> Result<Vec<PositionEval>, AppError> {
     stored.into_iter().map(|s| from_stored(game, s)).collect()
 }
 
-/// Runs the analyses one after another, for as long as the server runs. Unfinished ones
-/// from before a restart go first, oldest first.
+/// Runs the analyses one after another, for as long as the server runs: claims the
+/// oldest waiting one (unfinished ones from before a restart included), or waits for a
+/// request or the next look.
 pub async fn worker(hub: Hub) {
-    if let Ok(ids) = hub.store.unfinished_analyses().await {
-        for id in ids {
-            let _ = hub.analyses.push(&id);
-        }
-    }
-    loop {
-        let id = hub.analyses.next().await;
+    while !hub.cpu.is_stopped() {
+        let id = match hub.store.claim_analysis().await {
+            Ok(Some(id)) => id,
+            Ok(None) => {
+                let _ = tokio::time::timeout(HEARTBEAT, hub.analyses.wake.notified()).await;
+                continue;
+            }
+            Err(e) => {
+                eprintln!("claiming an analysis failed: {e}");
+                tokio::time::sleep(HEARTBEAT).await;
+                continue;
+            }
+        };
         let result = analyse(&hub, &id).await;
-        hub.analyses.finish();
-        match result {
+        let failed = match result {
             Err(AppError::Busy(_)) if hub.cpu.is_stopped() => return,
-            Err(e) => eprintln!("analysis of game {id} failed: {e}"),
-            Ok(()) => {}
+            Err(e) => {
+                eprintln!("analysis of game {id} failed: {e}");
+                true
+            }
+            Ok(()) => false,
+        };
+        // A failed one goes to the back, so it cannot hold up the others.
+        let _ = hub.store.release_analysis(id, failed).await;
+        if failed {
+            tokio::time::sleep(HEARTBEAT).await;
         }
     }
+}
+
+/// The finished game as the database has it (no room: another server may be showing it).
+///
+/// # Errors
+/// Blokus 3D games: the analysis is of the flat games only.
+async fn stored_finished_game(hub: &Hub, id: &str) -> Result<Option<Game>, AppError> {
+    let Some(stored) = hub.store.load_game(id.to_string()).await? else {
+        return Ok(None);
+    };
+    let game = RoomGame::rebuild(&stored.variant, &stored.options, &stored.events)
+        .map_err(|e| AppError::Internal(format!("stored game {id}: {e}")))?;
+    over(game)
 }
 
 /// The game as its room has it, if it is over.
@@ -180,20 +141,51 @@ pub async fn worker(hub: Hub) {
 /// Blokus 3D games: the analysis is of the flat games only.
 async fn finished_game(hub: &Hub, id: &str) -> Result<Option<Game>, AppError> {
     let (game, _) = hub.ask(id, |reply| RoomMsg::GameCopy { reply }).await?;
+    over(game)
+}
+
+/// A flat game if it is over.
+///
+/// # Errors
+/// Blokus 3D games: the analysis is of the flat games only.
+fn over(game: RoomGame) -> Result<Option<Game>, AppError> {
     match game {
-        crate::room_game::RoomGame::Flat(g) => Ok(g.is_over().then_some(g)),
-        crate::room_game::RoomGame::Cube(_) => Err(AppError::Conflict(
+        RoomGame::Flat(g) => Ok(g.is_over().then_some(g)),
+        RoomGame::Cube(_) => Err(AppError::Conflict(
             "the analysis is for the flat games, not Blokus 3D".into(),
         )),
     }
 }
 
-/// Evaluates the positions of a game not done yet, storing each.
+/// Waits for `job`, renewing this server's claim on the analysis meanwhile (the job may
+/// wait long behind live AI moves); `None` if another server took the analysis over.
+async fn holding_claim<T>(
+    hub: &Hub,
+    id: &str,
+    job: impl std::future::Future<Output = Result<T, AppError>>,
+) -> Result<Option<T>, AppError> {
+    tokio::pin!(job);
+    let mut beat = tokio::time::interval(HEARTBEAT);
+    beat.tick().await;
+    loop {
+        tokio::select! {
+            done = &mut job => return done.map(Some),
+            _ = beat.tick() => {
+                if !hub.store.renew_analysis(id.to_string()).await? {
+                    return Ok(None);
+                }
+            }
+        }
+    }
+}
+
+/// Evaluates the positions of a claimed game not done yet, storing each, until done or
+/// another server takes the analysis over.
 async fn analyse(hub: &Hub, id: &str) -> Result<(), AppError> {
     let Some(stored) = hub.store.load_analysis(id.to_string()).await? else {
         return Ok(());
     };
-    let game = match finished_game(hub, id).await {
+    let game = match stored_finished_game(hub, id).await {
         Ok(Some(g)) if g.events().len() + 1 == stored.positions => g,
         // The game is gone, or changed under the request (a move taken back): forget it.
         Ok(_) | Err(AppError::NotFound(_)) => {
@@ -208,13 +200,13 @@ async fn analyse(hub: &Hub, id: &str) -> Result<(), AppError> {
     while evals.len() < stored.positions {
         let ply = evals.len();
         let (mut a, g) = (analyzer.take().expect("the analyzer"), game.clone());
-        let (a, eval) = hub
-            .cpu
-            .run_background(move |_| {
-                let eval = a.evaluate(&g, ply);
-                (a, eval)
-            })
-            .await?;
+        let job = hub.cpu.run_background(move |_| {
+            let eval = a.evaluate(&g, ply);
+            (a, eval)
+        });
+        let Some((a, eval)) = holding_claim(hub, id, job).await? else {
+            return Ok(());
+        };
         analyzer = Some(a);
         evals.push(eval);
         let json = serde_json::to_string(
@@ -224,9 +216,13 @@ async fn analyse(hub: &Hub, id: &str) -> Result<(), AppError> {
                 .collect::<Vec<_>>(),
         )
         .expect("evaluations serialise");
-        hub.store
+        if !hub
+            .store
             .save_analysis(id.to_string(), evals.len(), json)
-            .await?;
+            .await?
+        {
+            return Ok(());
+        }
     }
     Ok(())
 }
@@ -336,17 +332,17 @@ async fn view(hub: &Hub, id: &str, game: &Game) -> Result<AnalysisView, AppError
         Some(s) => (s.simulations, parse_evals(game, &s.evals)?),
         None => (SIMULATIONS, Vec::new()),
     };
-    let place = hub.analyses.place(id);
+    let place = hub.store.analysis_place(id.to_string()).await?;
     let status = match (&stored, place) {
         (None, _) => Status::None,
         (Some(_), _) if evals.len() >= total => Status::Done,
-        (Some(_), Some(Place::Running)) => Status::Running,
-        // Requested and unfinished: waiting for the worker (also just after a restart).
+        (Some(_), Some(AnalysisPlace::Running)) => Status::Running,
+        // Requested and unfinished: waiting for a worker (also just after a restart).
         (Some(_), _) => Status::Queued,
     };
     let queue_position = match (status, place) {
         (Status::Running, _) => Some(0),
-        (Status::Queued, Some(Place::Queued(n))) => Some(n),
+        (Status::Queued, Some(AnalysisPlace::Queued(n))) => Some(n),
         _ => None,
     };
     Ok(AnalysisView {
@@ -392,22 +388,18 @@ async fn status(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respon
 async fn request(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, AppError> {
     let game = require_finished(&hub, &id).await?;
     let total = game.events().len() + 1;
+    let exists = hub.store.load_analysis(id.clone()).await?.is_some();
+    if !exists && hub.store.unfinished_analyses().await? >= MAX_QUEUED {
+        return Err(AppError::Busy(
+            "too many analyses are waiting; try again later".into(),
+        ));
+    }
     let created = hub
         .store
         .request_analysis(id.clone(), SIMULATIONS, total)
         .await?;
-    let unfinished = hub
-        .store
-        .load_analysis(id.clone())
-        .await?
-        .is_some_and(|s| parse_evals(&game, &s.evals).map_or(true, |e| e.len() < s.positions));
-    if unfinished {
-        if let Err(e) = hub.analyses.push(&id) {
-            if created {
-                hub.store.delete_analysis(id.clone()).await?;
-            }
-            return Err(e);
-        }
+    if created {
+        hub.analyses.wake.notify_one();
     }
     let code = if created {
         StatusCode::ACCEPTED
@@ -420,35 +412,6 @@ async fn request(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respo
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn queue_places_count_the_running_analysis() {
-        let q = Queue::default();
-        q.push("a").unwrap();
-        q.push("b").unwrap();
-        q.push("a").unwrap();
-        use Place::{Queued, Running};
-        assert_eq!(
-            (q.place("a"), q.place("b"), q.place("c")),
-            (Some(Queued(0)), Some(Queued(1)), None)
-        );
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        assert_eq!(rt.block_on(q.next()), "a");
-        assert_eq!(
-            (q.place("a"), q.place("b")),
-            (Some(Running), Some(Queued(1)))
-        );
-        q.push("a").unwrap();
-        assert_eq!(
-            q.place("a"),
-            Some(Running),
-            "a running analysis is not queued again"
-        );
-        q.finish();
-        assert_eq!((q.place("a"), q.place("b")), (None, Some(Queued(0))));
-    }
 
     #[test]
     fn stored_positions_read_back() {

@@ -27,7 +27,7 @@ mod sqlite;
 mod tournaments;
 
 pub use accounts::SeatAccount;
-pub use analyses::StoredAnalysis;
+pub use analyses::{AnalysisPlace, StoredAnalysis};
 pub use leases::{HEARTBEAT, LEASE};
 pub use postgres::Postgres;
 pub use sqlite::Sqlite;

@@ -230,3 +230,62 @@ async fn only_servers_of_the_database_may_attach_seats() {
             .contains("only the servers"));
     }
 }
+
+/// Waits until `pred` holds for the analysis as `server` answers it (up to 60 s).
+async fn analysis_until(
+    server: &TestServer,
+    id: &str,
+    pred: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let mut last = serde_json::Value::Null;
+    for _ in 0..600 {
+        let (status, a) = get(server, &format!("/api/games/{id}/analysis")).await;
+        if status == 200 && pred(&a) {
+            return a;
+        }
+        last = a;
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the analysis of {id} never got there: {last}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_share_the_analysis_queue_and_take_over_a_dead_servers_analysis() {
+    let Some(server) = server_or_skip("analyses across servers") else {
+        return;
+    };
+    let (a, b) = two_servers_on(&server, "analyses");
+    // Four-player Classic: each analysis takes seconds, long enough to watch.
+    let first = finished_ai_game(&a, "classic").await;
+    let second = finished_ai_game(&a, "classic").await;
+    for id in [&first, &second] {
+        let path = format!("/api/games/{id}/analysis");
+        let (status, v) = post(&a, &path, serde_json::json!({})).await;
+        assert_eq!(status, 202, "{v}");
+    }
+    // Both are requested through A, yet both are computed at once: B's worker claims the
+    // one A's worker left.
+    let mut both_running = None;
+    for _ in 0..300 {
+        let (_, one) = get(&a, &format!("/api/games/{first}/analysis")).await;
+        let (_, two) = get(&a, &format!("/api/games/{second}/analysis")).await;
+        assert!(
+            one["status"] != "done" && two["status"] != "done",
+            "one at a time: {one} {two}"
+        );
+        if one["status"] == "running" && two["status"] == "running" {
+            both_running = Some((one, two));
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let (one, two) = both_running.expect("the two servers never computed at once");
+    // A dies mid-analysis: B takes over what A was computing when A's claim runs out,
+    // keeping the positions stored so far.
+    a.kill();
+    for (id, before) in [(&first, one), (&second, two)] {
+        let done = analysis_until(&b, id, |v| v["status"] == "done").await;
+        assert_eq!(done["done"], done["total"], "{done}");
+        assert!(done["done"].as_u64() >= before["done"].as_u64());
+    }
+}

@@ -388,3 +388,47 @@ pub async fn play_to_end(server: &TestServer, id: &str, tokens: Vec<String>) -> 
         }
     }
 }
+
+/// A Duo game between two quick AI seats, played to the end.
+pub async fn finished_game(server: &TestServer) -> String {
+    finished_ai_game(server, "duo").await
+}
+
+/// A game of `variant` between quick AI seats (one per player), played to the end.
+pub async fn finished_ai_game(server: &TestServer, variant: &str) -> String {
+    let players = blokus_core::Rules::by_name(variant).unwrap().v().players;
+    let seats = vec![json!({"kind": "ai", "level": 1}); players];
+    let (status, created) = post(
+        server,
+        "/api/games",
+        json!({"variant": variant, "seats": seats}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    for _ in 0..1200 {
+        let (_, state) = get(server, &format!("/api/games/{id}")).await;
+        if state["over"] == true {
+            return id;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the AI game did not finish");
+}
+
+/// Polls the analysis until it is done.
+pub async fn analysis_done(server: &TestServer, id: &str) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..1200 {
+        let (status, a) = get(server, &format!("/api/games/{id}/analysis")).await;
+        assert_eq!(status, 200, "{a}");
+        if a["status"] == "done" {
+            return a;
+        }
+        assert!(a["status"] == "queued" || a["status"] == "running", "{a}");
+        assert!(a["done"].as_u64().unwrap() <= a["total"].as_u64().unwrap());
+        last = a;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the analysis did not finish: {last}");
+}
