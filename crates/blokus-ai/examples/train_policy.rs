@@ -2,15 +2,17 @@
 //! moves of game records, and reports how well it predicts held-out moves next to the
 //! hand-made prior of the tree search.
 //!
-//! `cargo run --release -p blokus-ai --example train_policy -- FAMILY OUT.txt GAMES.blksgf...`
+//! `cargo run --release -p blokus-ai --example train_policy -- [--drop F,...] FAMILY OUT.txt
+//! GAMES.blksgf...`
 //!
+//! `--drop` leaves features out (their weights stay 0), to measure what they add.
 //! FAMILY is `duo`, `classic` or `trigon` (only games of that family are used); every
 //! placement of every game is a sample: the position before it, all legal moves of the
 //! colour to move, and the one played. One game in ten is held out. The fit maximises
 //! the log-likelihood of the played moves under a softmax over the moves' feature
 //! vectors (full-batch gradient ascent with Adam, a small L2 penalty).
 use blokus_ai::policy::training::{fit, log_likelihood, Samples};
-use blokus_ai::policy::{PolicyFamily, PolicyFeatures};
+use blokus_ai::policy::{PolicyFamily, PolicyFeatures, FEATURES};
 use blokus_ai::{Context, MoveScorer};
 use blokus_core::record::{blksgf, sgf};
 use blokus_core::GameEvent;
@@ -24,8 +26,20 @@ struct Data {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: train_policy duo|classic|trigon OUT.txt GAMES.blksgf...";
+    let mut args: Vec<String> = std::env::args().collect();
+    let usage = "usage: train_policy [--drop F,...] duo|classic|trigon OUT.txt GAMES.blksgf...";
+    let mut dropped = Vec::new();
+    if args.get(1).map(String::as_str) == Some("--drop") {
+        let names = args.get(2).expect(usage).clone();
+        for name in names.split(',') {
+            let i = FEATURES
+                .iter()
+                .position(|&f| f == name)
+                .unwrap_or_else(|| panic!("unknown feature '{name}' (known: {FEATURES:?})"));
+            dropped.push(i);
+        }
+        args.drain(1..3);
+    }
     let family = match args.get(1).map(String::as_str) {
         Some("duo") => PolicyFamily::Duo,
         Some("classic") => PolicyFamily::Classic,
@@ -56,10 +70,13 @@ fn main() {
                 &mut train
             };
             games += 1;
+            let mut recent = Vec::new();
             for (i, e) in game.events().iter().enumerate() {
                 let GameEvent::Place { colour, mv } = *e else {
                     continue;
                 };
+                let before = recent.len();
+                recent.push((colour.index(), mv));
                 let pos = game.position_at(i).expect("position before each event");
                 if pos.to_move() != colour {
                     continue;
@@ -69,10 +86,17 @@ fn main() {
                     continue;
                 }
                 let scorer = MoveScorer::new(&ctx, pos);
-                let pf = PolicyFeatures::new(&ctx, pos, &scorer);
+                let pf = PolicyFeatures::new(&ctx, pos, &scorer, &recent[..before]);
                 let played = legal.iter().position(|&m| m == mv).expect("a legal move");
+                let features = |m| {
+                    let mut x = pf.features(m);
+                    for &i in &dropped {
+                        x[i] = 0.0;
+                    }
+                    x
+                };
                 into.samples
-                    .push(legal.iter().map(|&m| pf.features(m)), played);
+                    .push(legal.iter().map(|&m| features(m)), played);
                 into.hand
                     .extend(legal.iter().map(|&m| scorer.prior_score(m)));
             }

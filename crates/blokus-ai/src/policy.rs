@@ -6,7 +6,10 @@
 //! of a weight for what each of those cells is in the position (an opponent's growing
 //! point, a cell next to the partner colour, an attach point of our own it spoils, ...),
 //! plus a weight for the piece's size and, in the opening, one for its distance from the
-//! centre. Every feature is a count, so training fits one weight per kind of cell.
+//! centre. Two more count the cells the move takes near the opponents' last placements
+//! (the attach points those placements made, and the cells around them): strong players
+//! answer where the game just happened. One per piece learns which pieces strong players
+//! place first. Every feature is a count, so training fits one weight per kind of cell.
 
 use blokus_core::{Cell, CellSet, Colour, Move, Position, Side};
 
@@ -64,10 +67,41 @@ pub const FEATURES: [&str; NUM_FEATURES] = [
     "size_6",
     "opening_centre",
     "joins_partner",
+    "cover_last_opponent_attach",
+    "near_last_opponent",
+    "piece_0",
+    "piece_1",
+    "piece_2",
+    "piece_3",
+    "piece_4",
+    "piece_5",
+    "piece_6",
+    "piece_7",
+    "piece_8",
+    "piece_9",
+    "piece_10",
+    "piece_11",
+    "piece_12",
+    "piece_13",
+    "piece_14",
+    "piece_15",
+    "piece_16",
+    "piece_17",
+    "piece_18",
+    "piece_19",
+    "piece_20",
+    "piece_21",
 ];
 
+/// The first of the per-piece features (`piece_N`: the move places the piece with index
+/// N in the variant's set).
+const PIECE_FEATURES: usize = 24;
+
+/// Most pieces in a set of the trained families (Trigon's 22).
+const MAX_PIECES: usize = 22;
+
 /// Number of features.
-pub const NUM_FEATURES: usize = 22;
+pub const NUM_FEATURES: usize = PIECE_FEATURES + MAX_PIECES;
 
 /// A feature vector.
 pub type FeatureVec = [f32; NUM_FEATURES];
@@ -187,12 +221,23 @@ pub struct PolicyFeatures<'a> {
     own_attach: CellSet,
     partner: Option<Colour>,
     opening: bool,
+    /// Opponents' attach points at the corners of their last placements.
+    last_attach: CellSet,
+    /// Free cells next to those corners.
+    last_near: CellSet,
 }
 
 impl<'a> PolicyFeatures<'a> {
     /// Prepares the features of the moves of the colour to move, from the facts the
-    /// move heuristic already gathered for the position (attach points, zones).
-    pub fn new(ctx: &'a Context, pos: &Position, scorer: &MoveScorer) -> PolicyFeatures<'a> {
+    /// move heuristic already gathered for the position (attach points, zones) and the
+    /// placements that led to it (`(colour index, move)`, oldest first; only the last
+    /// round of them counts).
+    pub fn new(
+        ctx: &'a Context,
+        pos: &Position,
+        scorer: &MoveScorer,
+        recent: &[(usize, Move)],
+    ) -> PolicyFeatures<'a> {
         let colour = scorer.colour();
         let side = ctx.side_of_mover(pos, colour);
         let rules = &ctx.rules;
@@ -235,6 +280,26 @@ impl<'a> PolicyFeatures<'a> {
                 Edge::Free
             };
         }
+        // The last round of placements: each opponent's latest, if it is in it.
+        let (mut last_attach, mut last_near) = (CellSet::EMPTY, CellSet::EMPTY);
+        let t = rules.table();
+        let round = recent.len().saturating_sub(ctx.num_colours);
+        for &(c, m) in &recent[round..] {
+            if ctx.scoring_side(pos, Colour::new(c)) == Some(side) {
+                continue;
+            }
+            for &k in t.corner_cells(m) {
+                if opp_attach.contains(k) {
+                    last_attach.insert(k);
+                }
+                for &e in g.edge_neighbours(k) {
+                    if !pos.occupied().contains(e) {
+                        last_near.insert(e);
+                    }
+                }
+            }
+        }
+        last_near.subtract(&last_attach);
         PolicyFeatures {
             ctx,
             covered,
@@ -245,6 +310,8 @@ impl<'a> PolicyFeatures<'a> {
             own_attach,
             partner,
             opening: pos.moves_played() < OPENING_PLACEMENTS * ctx.num_colours,
+            last_attach,
+            last_near,
         }
     }
 
@@ -262,6 +329,11 @@ impl<'a> PolicyFeatures<'a> {
             }
             if self.opp_attach.contains(c) {
                 x[2] += 1.0;
+            }
+            if self.last_attach.contains(c) {
+                x[22] += 1.0;
+            } else if self.last_near.contains(c) {
+                x[23] += 1.0;
             }
         }
         for &c in t.edge_cells(m) {
@@ -296,6 +368,10 @@ impl<'a> PolicyFeatures<'a> {
             }
         }
         x[14 + (cells.len().clamp(1, 6) - 1)] = 1.0;
+        let piece = t.piece_of(m);
+        if piece < MAX_PIECES {
+            x[PIECE_FEATURES + piece] = 1.0;
+        }
         if self.opening {
             x[20] = cells
                 .iter()
@@ -487,15 +563,65 @@ mod tests {
         game.play_text("f9,e10,f10,g10,f11").unwrap();
         game.play_text("j5,i6,j6,k6,j7").unwrap();
         let scorer = MoveScorer::new(&ctx, game.position());
-        let pf = PolicyFeatures::new(&ctx, game.position(), &scorer);
+        let pf = PolicyFeatures::new(&ctx, game.position(), &scorer, &[]);
+        let t = ctx.rules.table();
         for m in game.legal_moves() {
             let x = pf.features(m);
-            let size = ctx.rules.table().info(m).cells().len();
+            let size = t.info(m).cells().len();
             assert_eq!(x[14 + size - 1], 1.0);
             assert_eq!(x[14..20].iter().sum::<f32>(), 1.0);
             assert!(x[..14].iter().all(|&v| v >= 0.0));
             // No partner colour in Duo.
             assert_eq!(x[1] + x[4] + x[21], 0.0);
+            // One piece, and no last placements given.
+            assert_eq!(x[PIECE_FEATURES + t.piece_of(m)], 1.0);
+            assert_eq!(x[PIECE_FEATURES..].iter().sum::<f32>(), 1.0);
+            assert_eq!(x[22] + x[23], 0.0);
         }
+    }
+
+    #[test]
+    fn moves_near_the_opponents_last_placement_are_local() {
+        let rules = Rules::by_name("duo").unwrap();
+        let ctx = Context::new(&rules);
+        let mut game = blokus_core::Game::new(rules);
+        let recent: Vec<(usize, Move)> = ["f9,e10,f10,g10,f11", "j5,i6,j6,k6,j7", "g8,h8"]
+            .iter()
+            .map(|text| {
+                game.play_text(text).unwrap();
+                match game.events().last() {
+                    Some(&blokus_core::GameEvent::Place { colour, mv }) => (colour.index(), mv),
+                    e => panic!("{e:?}"),
+                }
+            })
+            .collect();
+        // Orange to move: local cells come from Purple's last placement (g8,h8) alone,
+        // not from its first one nor from Orange's own.
+        let pos = game.position();
+        let scorer = MoveScorer::new(&ctx, pos);
+        let pf = PolicyFeatures::new(&ctx, pos, &scorer, &recent);
+        let t = ctx.rules.table();
+        let g = t.geometry();
+        let corners = t.corner_cells(recent[2].1);
+        let (mut local, mut far) = (0, 0);
+        for m in pos.legal_moves(&ctx.rules, pos.to_move()) {
+            let x = pf.features(m);
+            let near_last = t.info(m).cells().iter().any(|&c| {
+                corners.contains(&c) || g.edge_neighbours(c).iter().any(|n| corners.contains(n))
+            });
+            if x[22] + x[23] > 0.0 {
+                local += 1;
+                assert!(near_last, "{}", blokus_core::notation::format_move(t, m));
+            } else {
+                far += 1;
+            }
+        }
+        assert!(local > 0 && far > 0, "{local} local, {far} not");
+        // Without the last placements nothing is local.
+        let pf = PolicyFeatures::new(&ctx, pos, &scorer, &[]);
+        assert!(pos
+            .legal_moves(&ctx.rules, pos.to_move())
+            .iter()
+            .all(|&m| pf.features(m)[22..24] == [0.0, 0.0]));
     }
 }

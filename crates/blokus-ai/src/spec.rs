@@ -1,6 +1,6 @@
 //! Player specs: `random`, `greedy`, `mcts:level=5,threads=2,seed=7`.
 
-use crate::mcts::{MctsOptions, MctsPlayer, MAX_LEVEL};
+use crate::mcts::{MctsOptions, MctsPlayer, PolicyChoice, MAX_LEVEL};
 use crate::{GreedyPlayer, Player, RandomPlayer, SpecError};
 
 /// The player kinds a spec may name.
@@ -16,8 +16,8 @@ fn parse<T: std::str::FromStr>(key: &str, value: &str, what: &str) -> Result<T, 
 
 /// Builds a player from a spec such as `random`, `greedy`, `mcts:level=5` or
 /// `mcts:seconds=0.5,threads=2,seed=7`. Options of `mcts`: `level` (1..9), `seconds`,
-/// `simulations`, `threads`, `seed`, `resign` (true/false); of `random` and `greedy`:
-/// `seed`.
+/// `simulations`, `threads`, `seed`, `resign` (true/false), `policy` (`shipped`, `off` or a
+/// weight file); of `random` and `greedy`: `seed`.
 ///
 /// # Errors
 /// [`SpecError`] naming the unknown player, the unknown option or the bad value.
@@ -60,6 +60,21 @@ fn names_seed(spec: &str) -> bool {
         opts.split(',')
             .any(|o| o.split('=').next().map(str::trim) == Some("seed"))
     })
+}
+
+/// The `policy` option: `shipped`, `off`, or the path of a weight file.
+fn policy_choice(value: &str) -> Result<PolicyChoice, SpecError> {
+    match value {
+        "shipped" => Ok(PolicyChoice::Shipped),
+        "off" => Ok(PolicyChoice::Off),
+        path => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| SpecError(format!("policy file '{path}': {e}")))?;
+            let w = crate::policy::Weights::parse(&text)
+                .map_err(|e| SpecError(format!("policy file '{path}': {e}")))?;
+            Ok(PolicyChoice::Weights(std::sync::Arc::new(w)))
+        }
+    }
 }
 
 /// Reads a spec into its player kind (one of [`PLAYER_KINDS`]), seed and search
@@ -114,9 +129,10 @@ pub(crate) fn parse_spec(spec: &str) -> Result<(&str, u64, MctsOptions), SpecErr
                 mcts.threads = n;
             }
             ("mcts", "resign") => mcts.resign = parse(key, value, "true or false")?,
+            ("mcts", "policy") => mcts.policy = policy_choice(value)?,
             _ if PLAYER_KINDS.contains(&kind) => {
                 let known = if kind == "mcts" {
-                    "level, seconds, simulations, threads, seed, resign"
+                    "level, seconds, simulations, threads, seed, resign, policy"
                 } else {
                     "seed"
                 };
@@ -156,5 +172,27 @@ mod tests {
         for spec in ["greedy:seed=7", "mcts:level=3,seed=7"] {
             assert!(player_from_spec(spec).is_ok(), "{spec}");
         }
+    }
+
+    #[test]
+    fn the_policy_option_reads_a_weight_file_and_names_what_is_wrong() {
+        let (_, _, o) = parse_spec("mcts:policy=off").unwrap();
+        assert_eq!(o.policy, PolicyChoice::Off);
+        let (_, _, o) = parse_spec("mcts:level=2").unwrap();
+        assert_eq!(o.policy, PolicyChoice::Shipped);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.txt");
+        let w = crate::policy::PolicyFamily::Duo.weights();
+        std::fs::write(&path, w.to_text()).unwrap();
+        let (_, _, o) = parse_spec(&format!("mcts:policy={}", path.display())).unwrap();
+        assert_eq!(o.policy, PolicyChoice::Weights(std::sync::Arc::new(w)));
+        std::fs::write(&path, "size_1 x\n").unwrap();
+        let e = parse_spec(&format!("mcts:policy={}", path.display())).unwrap_err();
+        assert!(
+            e.0.contains("w.txt") && e.0.contains("'x' is not a number"),
+            "{e:?}"
+        );
+        let e = parse_spec("mcts:policy=/no/such/file").unwrap_err();
+        assert!(e.0.contains("policy file '/no/such/file'"), "{e:?}");
     }
 }

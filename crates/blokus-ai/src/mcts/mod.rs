@@ -49,6 +49,20 @@ pub struct MctsOptions {
     pub seed: u64,
     /// Whether the player may resign clearly lost two-player games.
     pub resign: bool,
+    /// The move policy that orders and values the tree's children.
+    pub policy: PolicyChoice,
+}
+
+/// Which learnt move policy a search uses.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum PolicyChoice {
+    /// The weights shipped for the variant's family (the hand prior elsewhere).
+    #[default]
+    Shipped,
+    /// None: the hand-made prior everywhere.
+    Off,
+    /// These weights (read from a weight file), in every variant.
+    Weights(Arc<crate::policy::Weights>),
 }
 
 impl Default for MctsOptions {
@@ -60,6 +74,7 @@ impl Default for MctsOptions {
             threads: 1,
             seed: 0,
             resign: true,
+            policy: PolicyChoice::Shipped,
         }
     }
 }
@@ -178,7 +193,13 @@ impl MctsPlayer {
                 for s in &mut self.searchers {
                     s.clear();
                 }
-                let c = Arc::new(Context::new(game.rules()));
+                let mut c = Context::new(game.rules());
+                match &self.opts.policy {
+                    PolicyChoice::Shipped => {}
+                    PolicyChoice::Off => c.policy = None,
+                    PolicyChoice::Weights(w) => c.policy = Some((**w).clone()),
+                }
+                let c = Arc::new(c);
                 self.ctx = Some(c.clone());
                 c
             }

@@ -453,7 +453,7 @@ impl Searcher {
             let policy = ctx
                 .policy
                 .as_ref()
-                .map(|w| (w, PolicyFeatures::new(ctx, pos, &scorer)));
+                .map(|w| (w, PolicyFeatures::new(ctx, pos, &scorer, &self.recent)));
             let mirror = scorer.facing_mirror();
             self.scratch.extend(legal.iter().map(|&m| {
                 let h = match &policy {
