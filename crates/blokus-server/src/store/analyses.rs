@@ -254,8 +254,6 @@ impl Postgres {
         positions: usize,
     ) -> Result<bool, AppError> {
         let n = self
-            .client()
-            .await?
             .execute(
                 "INSERT INTO analyses(game_id, simulations, positions, requested, updated, queued)
                  VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (game_id) DO NOTHING",
@@ -294,8 +292,6 @@ impl Postgres {
         evals: String,
     ) -> Result<bool, AppError> {
         let n = self
-            .client()
-            .await?
             .execute(
                 &format!(
                     "UPDATE analyses SET done = $2, evals = $3, updated = $4,
@@ -339,8 +335,6 @@ impl Postgres {
 
     async fn renew_analysis(&self, id: String) -> Result<bool, AppError> {
         let n = self
-            .client()
-            .await?
             .execute(
                 &format!(
                     "UPDATE analyses SET claimed_until = {NOW_MS} + $2
@@ -353,15 +347,13 @@ impl Postgres {
     }
 
     async fn release_analysis(&self, id: String, requeue: bool) -> Result<(), AppError> {
-        self.client()
-            .await?
-            .execute(
-                "UPDATE analyses SET worker = NULL, claimed_until = NULL,
+        self.execute(
+            "UPDATE analyses SET worker = NULL, claimed_until = NULL,
                         queued = CASE WHEN $3 THEN $4 ELSE queued END
                  WHERE game_id = $1 AND worker = $2",
-                &[&id, &self.server_id(), &requeue, &crate::clock::now_ms()],
-            )
-            .await?;
+            &[&id, &self.server_id(), &requeue, &crate::clock::now_ms()],
+        )
+        .await?;
         Ok(())
     }
 
@@ -383,9 +375,7 @@ impl Postgres {
     }
 
     async fn delete_analysis(&self, id: String) -> Result<(), AppError> {
-        self.client()
-            .await?
-            .execute("DELETE FROM analyses WHERE game_id = $1", &[&id])
+        self.execute("DELETE FROM analyses WHERE game_id = $1", &[&id])
             .await?;
         Ok(())
     }

@@ -126,6 +126,15 @@ impl Postgres {
         Ok(self.pool.get().await?)
     }
 
+    /// Runs one statement on a pooled connection; the rows it changed.
+    pub(super) async fn execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<u64, AppError> {
+        Ok(self.client().await?.execute(sql, params).await?)
+    }
+
     pub(super) async fn create_game(
         &self,
         game: NewGame,
