@@ -125,7 +125,8 @@ impl Sqlite {
             let n = c.execute(
                 "INSERT OR IGNORE INTO analyses(game_id, simulations, positions, requested, updated,
                                                 queued)
-                 VALUES (?1, ?2, ?3, ?4, ?4, ?5)",
+                 VALUES (?1, ?2, ?3, ?4, ?4,
+                         (SELECT MAX(COALESCE(MAX(queued), 0) + 1, ?5) FROM analyses))",
                 params![id, simulations as i64, positions as i64, t, crate::clock::now_ms()],
             )?;
             Ok(n == 1)
@@ -201,7 +202,9 @@ impl Sqlite {
         self.with(move |c| {
             c.execute(
                 "UPDATE analyses SET worker = NULL, claimed_until = NULL,
-                        queued = CASE WHEN ?3 THEN ?4 ELSE queued END
+                        queued = CASE WHEN ?3
+                                 THEN (SELECT MAX(MAX(queued) + 1, ?4) FROM analyses)
+                                 ELSE queued END
                  WHERE game_id = ?1 AND worker = ?2",
                 params![id, LOCAL, requeue, crate::clock::now_ms()],
             )?;
@@ -256,7 +259,9 @@ impl Postgres {
         let n = self
             .execute(
                 "INSERT INTO analyses(game_id, simulations, positions, requested, updated, queued)
-                 VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (game_id) DO NOTHING",
+                 VALUES ($1, $2, $3, $4, $4,
+                         (SELECT GREATEST(COALESCE(MAX(queued), 0) + 1, $5) FROM analyses))
+                 ON CONFLICT (game_id) DO NOTHING",
                 &[
                     &id,
                     &(simulations as i64),
@@ -349,7 +354,9 @@ impl Postgres {
     async fn release_analysis(&self, id: String, requeue: bool) -> Result<(), AppError> {
         self.execute(
             "UPDATE analyses SET worker = NULL, claimed_until = NULL,
-                        queued = CASE WHEN $3 THEN $4 ELSE queued END
+                        queued = CASE WHEN $3
+                                 THEN (SELECT GREATEST(MAX(queued) + 1, $4) FROM analyses)
+                                 ELSE queued END
                  WHERE game_id = $1 AND worker = $2",
             &[&id, &self.server_id(), &requeue, &crate::clock::now_ms()],
         )
@@ -418,9 +425,9 @@ mod tests {
             };
             store.create_game(game).await.unwrap();
         }
-        // Requested in this order (b's id sorts first: the order is the requests').
+        // Requested in this order within the same millisecond (b's id sorts first: the
+        // order is the requests').
         assert!(store.request_analysis(a.clone(), 10, 3).await.unwrap());
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         assert!(store.request_analysis(b.clone(), 10, 3).await.unwrap());
         assert!(!store.request_analysis(b.clone(), 10, 3).await.unwrap());
         assert_eq!(store.unfinished_analyses().await.unwrap(), 2);
