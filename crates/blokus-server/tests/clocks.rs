@@ -299,9 +299,11 @@ async fn waiting_for_the_cpu_does_not_count_against_the_ai() {
         ..Default::default()
     };
     let server = TestServer::start_with(dir.path(), limits);
-    // Games of four level-9 AIs (10,000 simulations a move) keep the queue full.
+    // Games of four level-9 AIs (10,000 simulations a move) keep the queue full: the
+    // slot is fair, so the new AI waits behind one move of each (six, so that even a
+    // fast machine makes it wait longer than its whole second).
     let mut hogs = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..6 {
         let ai = json!({"kind": "ai", "level": 9});
         let body = json!({"variant": "classic", "seats": [ai, ai, ai, ai]});
         let (id, _) = create_game(&server, body).await;
