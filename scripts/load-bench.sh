@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The load and fault figures of docs/load.md, one after the other, each against a fresh
 # server that `blokus load` starts on 127.0.0.1. Output: one report per run in
-# ${OUT:-target/load-bench}/NAME.txt. Takes about five minutes; run it on a quiet machine
+# ${OUT:-target/load-bench}/NAME.txt. Takes about six minutes; run it on a quiet machine
 # (the harness and the server share its cores).
 #
 #   scripts/load-bench.sh            every run
-#   scripts/load-bench.sh NAME...    some: flat1000 people200 ai200 fault10 resume400
+#   scripts/load-bench.sh NAME...    some: flat1000 fast1000 people200 ai200 fault10 resume400
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p blokus-cli
@@ -19,11 +19,13 @@ run() {
   "$bin" load "$@" | tee "$out/$name.txt" || true
 }
 
-all=(flat1000 people200 ai200 fault10 resume400)
+all=(flat1000 fast1000 people200 ai200 fault10 resume400)
 for name in "${@:-${all[@]}}"; do
   case $name in
     # 1,000 people-only Duo games at once, flat out, one spectator each.
     flat1000) run flat1000 --games 1000 --seconds 30 ;;
+    # The same games at a tenth to a third of a second per move: busy, not saturated.
+    fast1000) run fast1000 --games 1000 --seconds 60 --think 100-300 ;;
     # People's latency without and with AI-heavy games beside them (level 5, half the games).
     people200) run people200 --games 200 --seconds 30 --think 200-1000 ;;
     ai200) run ai200 --games 200 --seconds 30 --think 200-1000 --ai-share 0.5 --ai-level 5 ;;

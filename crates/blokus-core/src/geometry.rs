@@ -96,6 +96,8 @@ pub struct Geometry {
     corner: Vec<Vec<Cell>>,
     points: Vec<PointCells>,
     cell_points: Vec<Vec<usize>>,
+    /// Each cell's name, spelt once (servers name every cell of every state they send).
+    names: Vec<Box<str>>,
 }
 
 impl Geometry {
@@ -161,8 +163,15 @@ impl Geometry {
             corner: Vec::new(),
             points: Vec::new(),
             cell_points: Vec::new(),
+            names: Vec::new(),
         };
         let n = g.coords.len();
+        g.names = (0..n)
+            .map(|i| {
+                let (x, y) = g.xy(Cell::new(i));
+                format!("{}{}", column_name(x), y + 1).into_boxed_str()
+            })
+            .collect();
         for i in 0..n {
             let (x, y) = g.coords[i];
             let (x, y) = (x as i32, y as i32);
@@ -397,8 +406,12 @@ impl Geometry {
 
     /// The cell's name, e.g. `a1`, `t20`, `ai9`.
     pub fn cell_name(&self, cell: Cell) -> String {
-        let (x, y) = self.xy(cell);
-        format!("{}{}", column_name(x), y + 1)
+        self.cell_str(cell).to_string()
+    }
+
+    /// The cell's name, borrowed (see [`Geometry::cell_name`]).
+    pub fn cell_str(&self, cell: Cell) -> &str {
+        &self.names[cell.index()]
     }
 
     /// Parses a cell name (case-insensitive) into a cell of this board.

@@ -70,13 +70,14 @@ pub fn parse_move(table: &MoveTable, text: &str) -> Result<Move, NotationError> 
 /// The canonical text of a placement.
 pub fn format_move(table: &MoveTable, m: Move) -> String {
     let g = table.geometry();
-    table
-        .info(m)
-        .cells()
-        .iter()
-        .map(|&c| g.cell_name(c))
-        .collect::<Vec<_>>()
-        .join(",")
+    let mut text = String::with_capacity(24);
+    for (i, &c) in table.info(m).cells().iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(g.cell_str(c));
+    }
+    text
 }
 
 /// The cell names of a placement, in canonical order.

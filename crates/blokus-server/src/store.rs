@@ -24,6 +24,7 @@ mod leases;
 mod postgres;
 pub mod ratings;
 mod sqlite;
+mod sqlite_thread;
 mod tournaments;
 
 pub use accounts::SeatAccount;
@@ -456,11 +457,11 @@ INSERT INTO tokens VALUES('0123456789abcdef0123456789abcdef', '00112233445566aa'
             let Backend::Sqlite(db) = store.backend() else {
                 unreachable!()
             };
-            let conn = db.conn.lock().unwrap();
-            assert_eq!(
-                crate::migrations::version(&conn).unwrap(),
-                crate::migrations::latest()
-            );
+            let version = db
+                .with(|c| Ok(crate::migrations::version(c).unwrap()))
+                .await
+                .unwrap();
+            assert_eq!(version, crate::migrations::latest());
         }
         let g = store
             .load_game("00112233445566aa".into())

@@ -1,6 +1,6 @@
 //! The game state as clients see it (the `state` message and `GET /api/games/{id}`).
 
-use blokus_core::notation::{move_cells, piece_name};
+use blokus_core::notation::{format_move, move_cells, piece_name};
 use blokus_core::score::{colour_scores, side_name, side_results, ColourScore};
 use blokus_core::variant::Seat as ColourSeat;
 use blokus_core::{Colour, PlayerId};
@@ -304,9 +304,6 @@ pub fn legal_moves(game: &Game) -> (Vec<String>, Vec<usize>) {
         .collect();
     pieces.sort_unstable();
     pieces.dedup();
-    let texts = moves
-        .into_iter()
-        .map(|m| move_cells(table, m).join(","))
-        .collect();
+    let texts = moves.into_iter().map(|m| format_move(table, m)).collect();
     (texts, pieces)
 }

@@ -304,7 +304,7 @@ impl Sqlite {
         tokens: Vec<String>,
     ) -> Result<(AccountId, GuestSeats), AppError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             let taken: bool = tx
                 .query_row(
                     "SELECT 1 FROM accounts WHERE name_key = ?1",
@@ -380,7 +380,7 @@ impl Sqlite {
         old: Option<String>,
     ) -> Result<(), AppError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             if let Some(old) = old {
                 tx.execute("DELETE FROM sessions WHERE id_hash = ?1", params![old])?;
             }
@@ -432,7 +432,7 @@ impl Sqlite {
         session: NewSession,
     ) -> Result<(), AppError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             tx.execute(
                 "UPDATE accounts SET password_hash = ?2 WHERE id = ?1",
                 params![account.0, password_hash],

@@ -1,7 +1,7 @@
 //! Ratings in the database: settling a finished rated game (exactly once, in one
 //! transaction), current ratings, history and the leaderboard.
 
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use tokio_postgres::GenericClient;
 
@@ -105,7 +105,7 @@ fn read_rating(c: &Connection, account: AccountId, pool: &str) -> rusqlite::Resu
     .map_or((START, 0), |p| (p.value, p.games)))
 }
 
-fn mark(tx: &Transaction<'_>, game_id: &str, outcome: &str) -> rusqlite::Result<()> {
+fn mark(tx: &Connection, game_id: &str, outcome: &str) -> rusqlite::Result<()> {
     tx.execute(
         "UPDATE rated_games SET settled = ?2, outcome = ?3 WHERE game_id = ?1",
         params![game_id, now(), outcome],
@@ -115,7 +115,7 @@ fn mark(tx: &Transaction<'_>, game_id: &str, outcome: &str) -> rusqlite::Result<
 
 /// Settles one game inside a transaction: nothing if it is not rated, already settled or
 /// not over; otherwise the ratings, their history and the settled mark change together.
-fn settle_in(tx: &Transaction<'_>, game_id: &str) -> Result<Settlement, AppError> {
+fn settle_in(tx: &Connection, game_id: &str) -> Result<Settlement, AppError> {
     let pending: Option<Option<i64>> = tx
         .query_row(
             "SELECT settled FROM rated_games WHERE game_id = ?1",
@@ -208,7 +208,7 @@ fn settle_in(tx: &Transaction<'_>, game_id: &str) -> Result<Settlement, AppError
 }
 
 /// Marks a stored game as rated (at creation, in the transaction that stores it).
-pub(super) fn mark_rated(tx: &Transaction<'_>, game_id: &str) -> rusqlite::Result<()> {
+pub(super) fn mark_rated(tx: &Connection, game_id: &str) -> rusqlite::Result<()> {
     tx.execute(
         "INSERT INTO rated_games(game_id) VALUES (?1)",
         params![game_id],
@@ -280,7 +280,7 @@ impl Sqlite {
     /// crash), because the check and the change are one transaction.
     async fn settle_game(&self, game_id: String) -> Result<Settlement, AppError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             let s = settle_in(&tx, &game_id)?;
             tx.commit()?;
             Ok(s)

@@ -1,11 +1,12 @@
-//! The SQLite backend: one connection behind a mutex, used only from blocking threads
-//! (`spawn_blocking`), never on the async workers.
+//! The SQLite backend: one connection, owned by the database thread
+//! ([`super::sqlite_thread`]), never used on the async workers.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::sqlite_thread::{self, Answer, Job};
 use super::tournaments::{enter_game_result, link_of_game};
 use super::{
     clock_columns, now, GameSummary, NewEvent, NewGame, NewGameAccounts, SeatClaim, StoredGame,
@@ -20,7 +21,7 @@ use crate::seats::{GameStatus, Seat};
 /// The SQLite database of one data folder.
 #[derive(Clone)]
 pub struct Sqlite {
-    pub(super) conn: Arc<Mutex<Connection>>,
+    jobs: mpsc::Sender<Job>,
 }
 
 impl Sqlite {
@@ -43,24 +44,28 @@ impl Sqlite {
         conn.pragma_update(None, "busy_timeout", 5000)?;
         crate::migrations::upgrade(&mut conn)?;
         Ok(Sqlite {
-            conn: Arc::new(Mutex::new(conn)),
+            jobs: sqlite_thread::start(conn)?,
         })
     }
 
-    /// Runs `f` with the connection on a blocking thread.
+    /// Runs `f` with the connection on the database thread, inside a transaction shared
+    /// with other calls, and answers once that is committed. `f` makes writes that must
+    /// be all-or-nothing in a savepoint (`c.savepoint()`), never a transaction.
     pub(super) async fn with<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection) -> Result<T, AppError> + Send + 'static,
     ) -> Result<T, AppError> {
-        let conn = self.conn.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut guard = conn
-                .lock()
-                .map_err(|_| AppError::Internal("database lock poisoned".into()))?;
-            f(&mut guard)
-        })
-        .await
-        .map_err(|e| AppError::Internal(format!("database task failed: {e}")))?
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move |c: &mut Connection| -> Answer {
+            let result = f(c);
+            Box::new(move |committed| {
+                let _ = tx.send(result.and_then(|v| committed.map(|()| v)));
+            })
+        });
+        let gone = || AppError::Internal("the database thread stopped".into());
+        self.jobs.send(job).map_err(|_| gone())?;
+        rx.await
+            .map_err(|_| AppError::Internal("a database call failed (it panicked)".into()))?
     }
 
     /// Stores a new game with its tokens.
@@ -70,7 +75,7 @@ impl Sqlite {
         players: NewGameAccounts,
     ) -> Result<(), AppError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             insert_game(&tx, &game)?;
             insert_accounts(&tx, &game.id, &players)?;
             tx.commit()?;
@@ -88,7 +93,7 @@ impl Sqlite {
         players: NewGameAccounts,
     ) -> Result<(), AppError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             insert_game(&tx, &game)?;
             insert_accounts(&tx, &game.id, &players)?;
             tx.execute(
@@ -236,25 +241,24 @@ impl Sqlite {
         } = new;
         let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
-            let tx = c.transaction()?;
-            tx.execute(
-                "INSERT INTO events(game_id, ply, event) VALUES (?1, ?2, ?3)",
-                params![id, ply as i64, event],
-            )?;
-            tx.execute(
+            let tx = c.savepoint()?;
+            // Cached statements: this runs at every move of every game.
+            tx.prepare_cached("INSERT INTO events(game_id, ply, event) VALUES (?1, ?2, ?3)")?
+                .execute(params![id, ply as i64, event])?;
+            tx.prepare_cached(
                 "UPDATE games SET status = ?2, plies = ?3, updated = ?4, ai_to_move = ?5,
                                   clock = ?6, flag_at = ?7
                  WHERE id = ?1",
-                params![
-                    id,
-                    status,
-                    ply as i64 + 1,
-                    now(),
-                    ai_to_move,
-                    clock,
-                    flag_at
-                ],
-            )?;
+            )?
+            .execute(params![
+                id,
+                status,
+                ply as i64 + 1,
+                now(),
+                ai_to_move,
+                clock,
+                flag_at
+            ])?;
             let entered = match result {
                 Some((link, result)) => enter_game_result(&tx, &link, result)?,
                 None => false,
@@ -277,7 +281,7 @@ impl Sqlite {
     ) -> Result<(), AppError> {
         let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             tx.execute(
                 "DELETE FROM events WHERE game_id = ?1 AND ply >= ?2",
                 params![id, ply as i64],
@@ -308,7 +312,7 @@ impl Sqlite {
         let seats_json = serde_json::to_string(&seats).expect("seats serialise");
         let (clock, flag_at) = clock_columns(clock.as_ref());
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             if let Some(claim) = claim {
                 tx.execute(
                     "INSERT INTO tokens(token, game_id, seat) VALUES (?1, ?2, ?3)",
@@ -379,7 +383,7 @@ impl Sqlite {
     /// known to run, so time while it was down is not charged; returns that time (ms).
     pub async fn resume_clocks(&self, now: i64) -> Result<i64, AppError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             let last: Option<i64> = tx
                 .query_row("SELECT at FROM server_alive WHERE id = 1", [], |r| r.get(0))
                 .optional()?;
@@ -420,7 +424,7 @@ impl Sqlite {
     /// Removes a game with its events and tokens (a creation that could not start).
     pub async fn delete_game(&self, id: String) -> Result<(), AppError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             tx.execute("DELETE FROM events WHERE game_id = ?1", params![id])?;
             tx.execute("DELETE FROM tokens WHERE game_id = ?1", params![id])?;
             tx.execute("DELETE FROM chat WHERE game_id = ?1", params![id])?;
@@ -527,7 +531,7 @@ impl Sqlite {
 }
 
 /// Inserts a game with its tokens (inside the caller's transaction).
-pub(super) fn insert_game(tx: &rusqlite::Transaction<'_>, game: &NewGame) -> Result<(), AppError> {
+pub(super) fn insert_game(tx: &Connection, game: &NewGame) -> Result<(), AppError> {
     let seats_json = serde_json::to_string(&game.seats).expect("seats serialise");
     let (clock, flag_at) = clock_columns(game.clock.as_ref());
     let t = now();
@@ -559,7 +563,7 @@ pub(super) fn insert_game(tx: &rusqlite::Transaction<'_>, game: &NewGame) -> Res
 /// Stores which accounts play a new game's seats and whether it is rated (inside the
 /// caller's transaction).
 pub(super) fn insert_accounts(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Connection,
     id: &str,
     players: &NewGameAccounts,
 ) -> Result<(), AppError> {

@@ -7,7 +7,7 @@
 //! its tournament's row.
 
 use blokus_tournament::{EntrantId, Event, TableResult};
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 use tokio_postgres::GenericClient;
 
 use super::{now, on_backend, Backend, NewGame, NewGameAccounts, Postgres, Sqlite, Store};
@@ -201,7 +201,7 @@ pub(super) fn write_event(tx: &Connection, id: &str, event: &Event) -> Result<()
     Ok(())
 }
 
-fn write_changes(tx: &Transaction<'_>, id: &str, ch: TournamentChanges) -> Result<(), AppError> {
+fn write_changes(tx: &Connection, id: &str, ch: TournamentChanges) -> Result<(), AppError> {
     for (token, entrant) in ch.players {
         tx.execute(
             "INSERT INTO tournament_players(token, tournament_id, entrant) VALUES (?1, ?2, ?3)",
@@ -259,7 +259,7 @@ fn record_pending_result(event: &mut Event, link: &TableLink, result: TableResul
 /// Enters a finished game's result at its table, if the table still waits for one in the
 /// current round (a result the organiser entered by hand stands). Returns whether it did.
 pub(super) fn enter_game_result(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     link: &TableLink,
     result: TableResult,
 ) -> Result<bool, AppError> {
@@ -500,7 +500,7 @@ impl Sqlite {
             .clock
             .map(|c| serde_json::to_string(&c).expect("a time control serialises"));
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             tx.execute(
                 "INSERT INTO tournaments(id, organiser_token, event, created, updated, online,
                                          auto_pair, clock, rated)
@@ -546,7 +546,7 @@ impl Sqlite {
             + 'static,
     ) -> Result<(T, StoredTournament), AppError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.savepoint()?;
             let mut t = read(&tx, &id)?;
             let mut changes = TournamentChanges::default();
             let out = action(&mut t, &mut changes)?;
