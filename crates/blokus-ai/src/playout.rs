@@ -9,8 +9,9 @@
 //!   with piece size). Fights at the contact line decide Blokus games; uniform playouts
 //!   ignore them and misjudge every contested position.
 //! - **Piece size.** Otherwise the move is the best of a few uniform legal draws by
-//!   local value, then size; in a colour's first placements pieces below a minimum size
-//!   count only when nothing bigger was drawn (nobody opens with small pieces).
+//!   local value, then size, then how much the learnt policy likes the piece; in a
+//!   colour's first placements pieces below a minimum size count only when nothing
+//!   bigger was drawn (nobody opens with small pieces).
 //!
 //! Allocation-free per playout.
 
@@ -56,6 +57,8 @@ pub struct Playouts {
     replies: Replies,
     /// The placements of the current simulation (from before the root on), in order.
     seq: Vec<(usize, Move)>,
+    /// Per piece, the learnt policy's rank of it (all 0 without a policy).
+    piece_ranks: Vec<u8>,
 }
 
 impl Playouts {
@@ -74,6 +77,7 @@ impl Playouts {
                 .collect(),
             replies: Replies::new(ctx),
             seq: Vec::with_capacity(256),
+            piece_ranks: Vec::new(),
         }
     }
 
@@ -82,6 +86,11 @@ impl Playouts {
     /// those lists instead of generating them again.
     pub fn set_base(&mut self, ctx: &Context, pos: &Position) {
         self.playout.set_base(&ctx.rules, pos);
+        let pieces = ctx.rules.table().pieces().pieces.len();
+        self.piece_ranks = match &ctx.policy {
+            Some(w) => w.piece_ranks(pieces),
+            None => vec![0; pieces],
+        };
     }
 
     /// Starts a new simulation: from the base set by [`Playouts::set_base`] (the
@@ -208,11 +217,14 @@ impl Playouts {
             self.clear_local();
         }
         let local = &self.local;
+        let ranks = &self.piece_ranks;
         let key = |m: Move| {
-            let cells = t.info(m).cells();
+            let info = t.info(m);
+            let cells = info.cells();
             let size = cells.len() as u32;
             let value: u32 = cells.iter().map(|k| u32::from(local[k.index()])).sum();
-            u32::from(size >= min as u32) * 1024 + value * 16 + size
+            let rank = ranks.get(info.piece as usize).map_or(0, |&r| u32::from(r));
+            u32::from(size >= min as u32) * 65_536 + value * 256 + size * 16 + rank
         };
         self.playout
             .draw_best(rules, pos, Colour::new(colour), rng, DRAWS, key)

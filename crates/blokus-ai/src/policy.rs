@@ -205,6 +205,25 @@ impl Weights {
     pub fn log_gamma(&self, x: &FeatureVec) -> f32 {
         self.0.iter().zip(x).map(|(w, x)| w * x).sum()
     }
+
+    /// How much the policy likes each of `pieces` pieces, as a rank from 0 (least) to 15
+    /// (most) among them: for the playouts, which cannot afford the whole policy at
+    /// every move.
+    pub fn piece_ranks(&self, pieces: usize) -> Vec<u8> {
+        let n = pieces.min(MAX_PIECES);
+        let w = |p: usize| self.0[PIECE_FEATURES + p];
+        (0..pieces)
+            .map(|p| {
+                // Pieces of equal weight share a rank (all 0 when nothing was learnt).
+                let below = if p < n {
+                    (0..n).filter(|&q| w(q) < w(p)).count()
+                } else {
+                    0
+                };
+                (below * 16 / n) as u8
+            })
+            .collect()
+    }
 }
 
 /// Placements of the game up to which the opening's distance from the centre counts.
@@ -578,6 +597,26 @@ mod tests {
             assert_eq!(x[PIECE_FEATURES..].iter().sum::<f32>(), 1.0);
             assert_eq!(x[22] + x[23], 0.0);
         }
+    }
+
+    #[test]
+    fn piece_ranks_follow_the_weights_and_are_all_0_without_any() {
+        assert!(Weights([0.0; NUM_FEATURES])
+            .piece_ranks(21)
+            .iter()
+            .all(|&r| r == 0));
+        let mut w = Weights([0.0; NUM_FEATURES]);
+        // Piece 3 is liked most, piece 7 least.
+        w.0[PIECE_FEATURES + 3] = 2.0;
+        w.0[PIECE_FEATURES + 7] = -1.0;
+        let ranks = w.piece_ranks(21);
+        assert_eq!(ranks[7], 0);
+        assert_eq!(ranks[3], 15);
+        // The others tie: one piece below them of 21, 16 ranks.
+        assert!(ranks
+            .iter()
+            .enumerate()
+            .all(|(p, &r)| p == 3 || p == 7 || r == 16 / 21));
     }
 
     #[test]
