@@ -21,8 +21,15 @@ const RECENT_KEPT: usize = 4;
 /// Tuning constants of the search.
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
-    /// Weight of the UCT exploration term.
+    /// Weight of the UCT exploration term `sqrt(ln N / (1 + n))` without a learnt
+    /// policy...
     pub exploration: f32,
+    /// ...and with one, whose prior-probability term (`puct`) explores better alone: in
+    /// self-play, 0 instead of 0.2 won 66.0% of 200 Classic two-player games at 350
+    /// simulations a move and 57.5% of 200 Duo games at 1,000. (For a colour's first
+    /// placement and facing an opponent that copies every move with a symmetry,
+    /// `exploration` applies.)
+    pub exploration_with_policy: f32,
     /// Virtual simulations given to each child's prior value.
     pub prior_weight: f32,
     /// Simulations after which RAVE and real values weigh the same.
@@ -82,6 +89,7 @@ impl Default for Params {
     fn default() -> Params {
         Params {
             exploration: 0.2,
+            exploration_with_policy: 0.0,
             prior_weight: 6.0,
             rave_equivalence: 1500.0,
             expand_threshold: 3,
@@ -137,6 +145,9 @@ pub struct Searcher {
     scratch: Vec<(Move, f32)>,
     playouts: Option<Playouts>,
     params: Params,
+    /// The UCT exploration weight of this search (see [`Params::exploration`]), set
+    /// with the root.
+    exploration: f32,
 }
 
 impl Searcher {
@@ -156,6 +167,7 @@ impl Searcher {
             scratch: Vec::new(),
             playouts: None,
             params,
+            exploration: params.exploration,
         }
     }
 
@@ -207,6 +219,15 @@ impl Searcher {
         // expanded (see `expand`), so an old expansion cannot be kept.
         let mirrored =
             game.position().moves_played() >= 2 && mirror_symmetry(ctx, game.position()).is_some();
+        // A colour's first placement (the opening, which decides whether a copier can
+        // later be shaken off) and breaking a copier's symmetry take the wider look of
+        // UCT exploration.
+        let first = game.position().pieces_placed(game.position().to_move()) == 0;
+        self.exploration = if ctx.policy.is_some() && !mirrored && !first {
+            self.params.exploration_with_policy
+        } else {
+            self.params.exploration
+        };
         let kept = match node {
             Some(n) if reusable && !mirrored => {
                 self.tree.reroot(n);
@@ -419,7 +440,7 @@ impl Searcher {
         for c in node.open_children(|n| p.widening(n)) {
             let ch = &self.tree.nodes[c];
             let score = ch.q
-                + p.exploration * (log_n / (ch.n as f32 + 1.0)).sqrt()
+                + self.exploration * (log_n / (ch.n as f32 + 1.0)).sqrt()
                 + sqrt_n * ch.p / (ch.n as f32 + 1.0);
             if score > best_score {
                 best_score = score;
