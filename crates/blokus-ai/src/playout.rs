@@ -77,7 +77,12 @@ impl Playouts {
                 .collect(),
             replies: Replies::new(ctx),
             seq: Vec::with_capacity(256),
-            piece_ranks: Vec::new(),
+            piece_ranks: {
+                let pieces = ctx.rules.table().pieces().pieces.len();
+                ctx.policy
+                    .as_ref()
+                    .map_or_else(|| vec![0; pieces], |w| w.piece_ranks(pieces))
+            },
         }
     }
 
@@ -86,11 +91,6 @@ impl Playouts {
     /// those lists instead of generating them again.
     pub fn set_base(&mut self, ctx: &Context, pos: &Position) {
         self.playout.set_base(&ctx.rules, pos);
-        let pieces = ctx.rules.table().pieces().pieces.len();
-        self.piece_ranks = match &ctx.policy {
-            Some(w) => w.piece_ranks(pieces),
-            None => vec![0; pieces],
-        };
     }
 
     /// Starts a new simulation: from the base set by [`Playouts::set_base`] (the

@@ -105,15 +105,26 @@ mod tests {
 
     type Heard = Arc<Mutex<Vec<(i64, Result<(), AppError>)>>>;
 
-    /// A job inserting `x` that records what it was answered.
-    fn insert(x: i64, heard: &Heard) -> Job {
+    /// A job doing `work` that records under `x` what it was answered.
+    fn recorded(
+        x: i64,
+        heard: &Heard,
+        work: impl FnOnce(&mut Connection) -> rusqlite::Result<()> + Send + 'static,
+    ) -> Job {
         let heard = heard.clone();
         Box::new(move |c: &mut Connection| -> Answer {
-            let r = c.execute("INSERT INTO t(x) VALUES (?1)", [x]);
+            let r = work(c);
             Box::new(move |committed| {
-                let r = r.map(|_| ()).map_err(AppError::from).and(committed);
+                let r = r.map_err(AppError::from).and(committed);
                 heard.lock().unwrap().push((x, r));
             })
+        })
+    }
+
+    /// A job inserting `x` that records what it was answered.
+    fn insert(x: i64, heard: &Heard) -> Job {
+        recorded(x, heard, move |c| {
+            c.execute("INSERT INTO t(x) VALUES (?1)", [x]).map(|_| ())
         })
     }
 
@@ -149,18 +160,11 @@ mod tests {
     fn a_failing_job_rolls_back_only_its_own_savepoint() {
         let mut c = table();
         let heard = Heard::default();
-        let h = heard.clone();
-        let half_done: Job = Box::new(move |c: &mut Connection| -> Answer {
-            let r = (|| {
-                let sp = c.savepoint()?;
-                sp.execute("INSERT INTO t(x) VALUES (10)", [])?;
-                sp.execute("INSERT INTO t(x) VALUES (1)", [])?; // already there
-                sp.commit()
-            })();
-            Box::new(move |committed| {
-                let r = r.map_err(AppError::from).and(committed);
-                h.lock().unwrap().push((10, r));
-            })
+        let half_done = recorded(10, &heard, |c| {
+            let sp = c.savepoint()?;
+            sp.execute("INSERT INTO t(x) VALUES (10)", [])?;
+            sp.execute("INSERT INTO t(x) VALUES (1)", [])?; // already there
+            sp.commit()
         });
         run_batch(
             &mut c,
