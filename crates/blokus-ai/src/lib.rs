@@ -28,7 +28,7 @@ pub use analysis::{Analyzer, MoveClass, PositionEval, RatedMove, Rating};
 pub use context::{Context, Values, MAX_SIDES};
 pub use features::{mirror_symmetry, Features, MoveScorer};
 pub use greedy::GreedyPlayer;
-pub use mcts::{MctsOptions, MctsPlayer, PolicyChoice};
+pub use mcts::{MctsOptions, MctsPlayer, PolicyChoice, Schedule};
 pub use player::{Budget, Decision, Player, SpecError};
 pub use random::RandomPlayer;
 pub use spec::{player_from_spec, with_default_seed, with_seed, PLAYER_KINDS};

@@ -1,6 +1,6 @@
 //! Player specs: `random`, `greedy`, `mcts:level=5,threads=2,seed=7`.
 
-use crate::mcts::{MctsOptions, MctsPlayer, PolicyChoice, MAX_LEVEL};
+use crate::mcts::{MctsOptions, MctsPlayer, PolicyChoice, Schedule, MAX_LEVEL};
 use crate::{GreedyPlayer, Player, RandomPlayer, SpecError};
 
 /// The player kinds a spec may name.
@@ -17,7 +17,8 @@ fn parse<T: std::str::FromStr>(key: &str, value: &str, what: &str) -> Result<T, 
 /// Builds a player from a spec such as `random`, `greedy`, `mcts:level=5` or
 /// `mcts:seconds=0.5,threads=2,seed=7`. Options of `mcts`: `level` (1..9), `seconds`,
 /// `simulations`, `threads`, `seed`, `resign` (true/false), `policy` (`shipped`, `off` or a
-/// weight file); of `random` and `greedy`: `seed`.
+/// weight file), `schedule` (`flat` or `growing`, see [`Schedule`]); of `random` and
+/// `greedy`: `seed`.
 ///
 /// # Errors
 /// [`SpecError`] naming the unknown player, the unknown option or the bad value.
@@ -130,9 +131,20 @@ pub(crate) fn parse_spec(spec: &str) -> Result<(&str, u64, MctsOptions), SpecErr
             }
             ("mcts", "resign") => mcts.resign = parse(key, value, "true or false")?,
             ("mcts", "policy") => mcts.policy = policy_choice(value)?,
+            ("mcts", "schedule") => {
+                mcts.schedule = match value {
+                    "flat" => Schedule::Flat,
+                    "growing" => Schedule::Growing,
+                    _ => {
+                        return Err(SpecError(format!(
+                            "schedule must be flat or growing, not '{value}'"
+                        )))
+                    }
+                }
+            }
             _ if PLAYER_KINDS.contains(&kind) => {
                 let known = if kind == "mcts" {
-                    "level, seconds, simulations, threads, seed, resign, policy"
+                    "level, seconds, simulations, threads, seed, resign, policy, schedule"
                 } else {
                     "seed"
                 };
@@ -194,5 +206,17 @@ mod tests {
         );
         let e = parse_spec("mcts:policy=/no/such/file").unwrap_err();
         assert!(e.0.contains("policy file '/no/such/file'"), "{e:?}");
+    }
+
+    #[test]
+    fn the_schedule_option_is_flat_or_growing() {
+        let (_, _, o) = parse_spec("mcts:simulations=900").unwrap();
+        assert_eq!(o.schedule, Schedule::Flat);
+        let (_, _, o) = parse_spec("mcts:simulations=900,schedule=growing").unwrap();
+        assert_eq!(o.schedule, Schedule::Growing);
+        let (_, _, o) = parse_spec("mcts:schedule=flat").unwrap();
+        assert_eq!(o.schedule, Schedule::Flat);
+        let e = parse_spec("mcts:schedule=late").unwrap_err();
+        assert!(e.0.contains("flat or growing, not 'late'"), "{e:?}");
     }
 }

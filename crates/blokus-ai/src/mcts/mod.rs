@@ -51,6 +51,44 @@ pub struct MctsOptions {
     pub resign: bool,
     /// The move policy that orders and values the tree's children.
     pub policy: PolicyChoice,
+    /// How a simulation budget is spread over the game's moves.
+    pub schedule: Schedule,
+}
+
+/// How a simulation budget (a level's or `simulations`) is spread over a game's moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Schedule {
+    /// The same budget for every move.
+    #[default]
+    Flat,
+    /// Fewer simulations for a colour's first placements, more as its game goes on: the
+    /// budget times `0.7·e^(0.1·k)` for the colour's placement number `k` (from 0.7 at
+    /// the first to about 5 at the twentieth), less again for the first few, whose moves
+    /// are pruned hardest. Late simulations are short and the search stops once the move
+    /// cannot change, so a game costs far less than the counts suggest; the opening,
+    /// where the prior decides most, costs less too.
+    Growing,
+}
+
+impl Schedule {
+    /// The simulations for the next placement of the colour to move, out of a budget of
+    /// `sims` per move.
+    pub fn simulations(self, sims: u64, game: &Game) -> u64 {
+        if self == Schedule::Flat {
+            return sims;
+        }
+        let pos = game.position();
+        let k = pos.pieces_placed(pos.to_move());
+        let g = game.rules().table().geometry();
+        // The first placements search fewer moves (see the pruning in docs/ai.md).
+        let first: &[f32] = match g.kind() {
+            blokus_core::GridKind::Triangle => &[0.2, 0.5, 0.6, 0.8],
+            _ if g.num_cells() >= 400 => &[0.2, 0.2, 0.3],
+            _ => &[0.6],
+        };
+        let w = 0.7 * (0.1 * k as f32).exp() * first.get(k).copied().unwrap_or(1.0);
+        ((sims as f64 * f64::from(w)).round() as u64).max(1)
+    }
 }
 
 /// Which learnt move policy a search uses.
@@ -75,6 +113,7 @@ impl Default for MctsOptions {
             seed: 0,
             resign: true,
             policy: PolicyChoice::Shipped,
+            schedule: Schedule::Flat,
         }
     }
 }
@@ -223,7 +262,10 @@ impl MctsPlayer {
     /// actions' statistics summed over the threads.
     pub(crate) fn search(&mut self, game: &Game, budget: Budget) -> Vec<RootStat> {
         let ctx = self.context(game);
-        let (sims, time) = self.limits(budget);
+        let (mut sims, time) = self.limits(budget);
+        if sims != u64::MAX {
+            sims = self.opts.schedule.simulations(sims, game);
+        }
         let start = Instant::now();
         let deadline = time.map(|t| start + t);
         let budget = AtomicU64::new(sims);
@@ -309,10 +351,14 @@ impl MctsPlayer {
 
 impl Player for MctsPlayer {
     fn name(&self) -> String {
-        match (self.opts.simulations, self.opts.seconds) {
+        let budget = match (self.opts.simulations, self.opts.seconds) {
             (Some(n), _) => format!("mcts:simulations={n}"),
             (None, Some(s)) => format!("mcts:seconds={s}"),
             _ => format!("mcts:level={}", self.opts.level),
+        };
+        match self.opts.schedule {
+            Schedule::Flat => budget,
+            Schedule::Growing => format!("{budget},schedule=growing"),
         }
     }
 
@@ -418,5 +464,27 @@ mod tests {
             Decision::Place(game.legal_moves()[0])
         );
         assert!(p.last_stats().simulations <= 16, "{:?}", p.last_stats());
+    }
+    #[test]
+    fn a_growing_schedule_spends_little_on_the_first_placements_and_more_later() {
+        let flat = |g: &Game| Schedule::Flat.simulations(1_000, g);
+        let grow = |g: &Game| Schedule::Growing.simulations(1_000, g);
+        for (variant, first) in [("classic_2", 140), ("duo", 420), ("trigon_2", 140)] {
+            let mut game = Game::new(blokus_core::Rules::by_name(variant).unwrap());
+            assert_eq!(flat(&game), 1_000, "{variant}");
+            assert_eq!(
+                grow(&game),
+                first,
+                "{variant}: 1,000 x 0.7 x the first-move share"
+            );
+            // Play until the colour to move has made ten placements.
+            while game.position().pieces_placed(game.position().to_move()) < 10 {
+                let m = game.legal_moves()[0];
+                game.play(m).unwrap();
+            }
+            // 1,000 x 0.7 x e^1.
+            assert_eq!(grow(&game), 1_903, "{variant}");
+            assert_eq!(flat(&game), 1_000, "{variant}");
+        }
     }
 }
