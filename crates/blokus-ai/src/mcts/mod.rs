@@ -465,6 +465,7 @@ mod tests {
         );
         assert!(p.last_stats().simulations <= 16, "{:?}", p.last_stats());
     }
+
     #[test]
     fn a_growing_schedule_spends_little_on_the_first_placements_and_more_later() {
         let flat = |g: &Game| Schedule::Flat.simulations(1_000, g);
