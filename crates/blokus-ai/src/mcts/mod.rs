@@ -1,6 +1,7 @@
 //! Monte-Carlo tree search: priors from move features, RAVE, knowledge-guided playouts,
 //! a value per side, tree reuse between moves, and root parallelism over std threads.
 
+mod schedule;
 mod search;
 mod tree;
 
@@ -12,6 +13,7 @@ use blokus_core::{Game, Move, PieChoice};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+pub use schedule::Schedule;
 pub use search::Params;
 use search::{Limit, Searcher};
 use tree::{PIE_KEEP, PIE_SWAP};
@@ -53,42 +55,6 @@ pub struct MctsOptions {
     pub policy: PolicyChoice,
     /// How a simulation budget is spread over the game's moves.
     pub schedule: Schedule,
-}
-
-/// How a simulation budget (a level's or `simulations`) is spread over a game's moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Schedule {
-    /// The same budget for every move.
-    #[default]
-    Flat,
-    /// Fewer simulations for a colour's first placements, more as its game goes on: the
-    /// budget times `0.7·e^(0.1·k)` for the colour's placement number `k` (from 0.7 at
-    /// the first to about 5 at the twentieth), less again for the first few, whose moves
-    /// are pruned hardest. Late simulations are short and the search stops once the move
-    /// cannot change, so a game costs far less than the counts suggest; the opening,
-    /// where the prior decides most, costs less too.
-    Growing,
-}
-
-impl Schedule {
-    /// The simulations for the next placement of the colour to move, out of a budget of
-    /// `sims` per move.
-    pub fn simulations(self, sims: u64, game: &Game) -> u64 {
-        if self == Schedule::Flat {
-            return sims;
-        }
-        let pos = game.position();
-        let k = pos.pieces_placed(pos.to_move());
-        let g = game.rules().table().geometry();
-        // The first placements search fewer moves (see the pruning in docs/ai.md).
-        let first: &[f32] = match g.kind() {
-            blokus_core::GridKind::Triangle => &[0.2, 0.5, 0.6, 0.8],
-            _ if g.num_cells() >= 400 => &[0.2, 0.2, 0.3],
-            _ => &[0.6],
-        };
-        let w = 0.7 * (0.1 * k as f32).exp() * first.get(k).copied().unwrap_or(1.0);
-        ((sims as f64 * f64::from(w)).round() as u64).max(1)
-    }
 }
 
 /// Which learnt move policy a search uses.
@@ -264,7 +230,7 @@ impl MctsPlayer {
         let ctx = self.context(game);
         let (mut sims, time) = self.limits(budget);
         if sims != u64::MAX {
-            sims = self.opts.schedule.simulations(sims, game);
+            sims = self.opts.schedule.simulations(sims, &ctx, game.position());
         }
         let start = Instant::now();
         let deadline = time.map(|t| start + t);
@@ -464,28 +430,5 @@ mod tests {
             Decision::Place(game.legal_moves()[0])
         );
         assert!(p.last_stats().simulations <= 16, "{:?}", p.last_stats());
-    }
-
-    #[test]
-    fn a_growing_schedule_spends_little_on_the_first_placements_and_more_later() {
-        let flat = |g: &Game| Schedule::Flat.simulations(1_000, g);
-        let grow = |g: &Game| Schedule::Growing.simulations(1_000, g);
-        for (variant, first) in [("classic_2", 140), ("duo", 420), ("trigon_2", 140)] {
-            let mut game = Game::new(blokus_core::Rules::by_name(variant).unwrap());
-            assert_eq!(flat(&game), 1_000, "{variant}");
-            assert_eq!(
-                grow(&game),
-                first,
-                "{variant}: 1,000 x 0.7 x the first-move share"
-            );
-            // Play until the colour to move has made ten placements.
-            while game.position().pieces_placed(game.position().to_move()) < 10 {
-                let m = game.legal_moves()[0];
-                game.play(m).unwrap();
-            }
-            // 1,000 x 0.7 x e^1.
-            assert_eq!(grow(&game), 1_903, "{variant}");
-            assert_eq!(flat(&game), 1_000, "{variant}");
-        }
     }
 }
