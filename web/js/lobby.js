@@ -29,8 +29,8 @@ const SEAT_KINDS = [
 ];
 
 /**
- * The AI levels for people (docs/ai.md: each level searches 2 to 2.5 times as many
- * positions per move as the one below).
+ * The AI levels for people (docs/ai.md: up to level 8 each level searches 2 to 2.5 times
+ * as many positions per move as the one below, fewer in the opening and more later).
  */
 const LEVELS = [
   [1, 'beginner', 'plays plausible but weak moves, on purpose'],
@@ -41,7 +41,7 @@ const LEVELS = [
   [6, 'strong', '1,000 simulations per move'],
   [7, 'expert', '2,500 simulations per move'],
   [8, 'master', '5,000 simulations per move'],
-  [9, 'strongest', '10,000 simulations per move, under a second'],
+  [9, 'strongest', '40,000 simulations per move, about a second'],
 ];
 
 /** The level a new AI seat starts with. */

@@ -132,7 +132,7 @@ pub(crate) fn parse_spec(spec: &str) -> Result<(&str, u64, MctsOptions), SpecErr
             ("mcts", "resign") => mcts.resign = parse(key, value, "true or false")?,
             ("mcts", "policy") => mcts.policy = policy_choice(value)?,
             ("mcts", "schedule") => {
-                mcts.schedule = match value {
+                mcts.schedule = Some(match value {
                     "flat" => Schedule::Flat,
                     "growing" => Schedule::Growing,
                     _ => {
@@ -140,7 +140,7 @@ pub(crate) fn parse_spec(spec: &str) -> Result<(&str, u64, MctsOptions), SpecErr
                             "schedule must be flat or growing, not '{value}'"
                         )))
                     }
-                }
+                })
             }
             _ if PLAYER_KINDS.contains(&kind) => {
                 let known = if kind == "mcts" {
@@ -210,12 +210,15 @@ mod tests {
 
     #[test]
     fn the_schedule_option_is_flat_or_growing() {
+        // Unsaid: growing for a level, flat for a simulation count.
+        let (_, _, o) = parse_spec("mcts:level=7").unwrap();
+        assert_eq!((o.schedule, o.schedule()), (None, Schedule::Growing));
         let (_, _, o) = parse_spec("mcts:simulations=900").unwrap();
-        assert_eq!(o.schedule, Schedule::Flat);
+        assert_eq!((o.schedule, o.schedule()), (None, Schedule::Flat));
         let (_, _, o) = parse_spec("mcts:simulations=900,schedule=growing").unwrap();
-        assert_eq!(o.schedule, Schedule::Growing);
+        assert_eq!(o.schedule(), Schedule::Growing);
         let (_, _, o) = parse_spec("mcts:schedule=flat").unwrap();
-        assert_eq!(o.schedule, Schedule::Flat);
+        assert_eq!(o.schedule(), Schedule::Flat);
         let e = parse_spec("mcts:schedule=late").unwrap_err();
         assert!(e.0.contains("flat or growing, not 'late'"), "{e:?}");
     }

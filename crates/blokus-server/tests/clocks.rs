@@ -275,7 +275,7 @@ async fn a_kill_keeps_the_clocks_and_downtime_is_not_charged() {
 async fn the_ai_moves_within_its_time() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(dir.path());
-    // Level 9 searches 10,000 simulations a move: far more than three seconds allow.
+    // Level 9 searches 40,000 simulations a move: far more than three seconds allow.
     let (id, _) = create_game(
         &server,
         json!({"variant": "duo", "seats": [{"kind": "ai", "level": 9}, {"kind": "me"}],
@@ -299,7 +299,7 @@ async fn waiting_for_the_cpu_does_not_count_against_the_ai() {
         ..Default::default()
     };
     let server = TestServer::start_with(dir.path(), limits);
-    // Games of four level-9 AIs (10,000 simulations a move) keep the queue full: the
+    // Games of four level-9 AIs (40,000 simulations a move) keep the queue full: the
     // slot is fair, so the new AI waits behind one move of each (six, so that even a
     // fast machine makes it wait longer than its whole second).
     let mut hogs = Vec::new();

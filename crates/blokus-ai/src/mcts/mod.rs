@@ -24,11 +24,13 @@ use crate::{Budget, Decision, Player};
 /// Highest strength level.
 pub const MAX_LEVEL: u8 = 9;
 
-/// Simulations per move of each level (index = level - 1).
-/// Each level has two to two and a half times the simulations of the one below: a
-/// clear step in strength (see docs/ai.md for the measured ladder).
+/// Simulations per move of each level (index = level - 1), spread over the game by the
+/// growing [`Schedule`]. Up to level 8 each level has two to two and a half times the
+/// simulations of the one below: a clear step in strength (see docs/ai.md for the
+/// measured ladder). Level 9 is the strongest play at about a second a move on one core
+/// in Classic (less in Duo, about three seconds in Trigon).
 pub(crate) const LEVEL_SIMULATIONS: [u64; MAX_LEVEL as usize] =
-    [12, 25, 60, 150, 400, 1_000, 2_500, 5_000, 10_000];
+    [12, 25, 60, 150, 400, 1_000, 2_500, 5_000, 40_000];
 
 /// Simulations per move of a level (clamped to 1..=[`MAX_LEVEL`]): with a time limit in
 /// the [`Budget`], the level still caps the search.
@@ -53,8 +55,23 @@ pub struct MctsOptions {
     pub resign: bool,
     /// The move policy that orders and values the tree's children.
     pub policy: PolicyChoice,
-    /// How a simulation budget is spread over the game's moves.
-    pub schedule: Schedule,
+    /// How a simulation budget is spread over the game's moves; `None`: growing for a
+    /// level's budget, flat for an explicit `simulations` count (see
+    /// [`MctsOptions::schedule`]).
+    pub schedule: Option<Schedule>,
+}
+
+impl MctsOptions {
+    /// The schedule the search uses: the one chosen, else growing for a level (the
+    /// levels were calibrated with it) and flat when `simulations` asks for a count per
+    /// move.
+    pub fn schedule(&self) -> Schedule {
+        self.schedule.unwrap_or(if self.simulations.is_some() {
+            Schedule::Flat
+        } else {
+            Schedule::Growing
+        })
+    }
 }
 
 /// Which learnt move policy a search uses.
@@ -79,7 +96,7 @@ impl Default for MctsOptions {
             seed: 0,
             resign: true,
             policy: PolicyChoice::Shipped,
-            schedule: Schedule::Flat,
+            schedule: None,
         }
     }
 }
@@ -230,7 +247,10 @@ impl MctsPlayer {
         let ctx = self.context(game);
         let (mut sims, time) = self.limits(budget);
         if sims != u64::MAX {
-            sims = self.opts.schedule.simulations(sims, &ctx, game.position());
+            sims = self
+                .opts
+                .schedule()
+                .simulations(sims, &ctx, game.position());
         }
         let start = Instant::now();
         let deadline = time.map(|t| start + t);
@@ -323,8 +343,9 @@ impl Player for MctsPlayer {
             _ => format!("mcts:level={}", self.opts.level),
         };
         match self.opts.schedule {
-            Schedule::Flat => budget,
-            Schedule::Growing => format!("{budget},schedule=growing"),
+            None => budget,
+            Some(Schedule::Flat) => format!("{budget},schedule=flat"),
+            Some(Schedule::Growing) => format!("{budget},schedule=growing"),
         }
     }
 
