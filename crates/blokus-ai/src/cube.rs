@@ -14,7 +14,7 @@ use blokus_core::{Colour, PlayerId};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::mcts::{MctsOptions, LEVEL_SIMULATIONS, MAX_LEVEL};
+use crate::mcts::{level_simulations, MctsOptions};
 use crate::spec::parse_spec;
 use crate::{Budget, SpecError};
 
@@ -172,10 +172,7 @@ impl CubeMcts {
         match (budget.simulations.or(self.opts.simulations), time) {
             (Some(n), _) => (n.max(1), time),
             (None, Some(_)) => (u64::MAX, time),
-            (None, None) => (
-                LEVEL_SIMULATIONS[(self.opts.level.clamp(1, MAX_LEVEL) - 1) as usize],
-                None,
-            ),
+            (None, None) => (level_simulations(self.opts.level), None),
         }
     }
 

@@ -232,12 +232,11 @@ impl MctsPlayer {
     fn limits(&self, budget: Budget) -> (u64, Option<Duration>) {
         let seconds = budget.seconds.or(self.opts.seconds);
         let sims = budget.simulations.or(self.opts.simulations);
-        let level_sims = LEVEL_SIMULATIONS[(self.opts.level.clamp(1, MAX_LEVEL) - 1) as usize];
         let time = seconds.map(|s| Duration::from_secs_f64(s.max(0.001)));
         match (sims, time) {
             (Some(n), _) => (n.max(1), time),
             (None, Some(_)) => (u64::MAX, time),
-            (None, None) => (level_sims, None),
+            (None, None) => (level_simulations(self.opts.level), None),
         }
     }
 

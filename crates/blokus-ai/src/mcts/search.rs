@@ -525,8 +525,8 @@ impl Searcher {
                 // worst well below it: by the square root of the policy's probability
                 // relative to the best move's, or by the place in the hand prior's range.
                 let (rel, p, spread) = if learnt {
-                    let p = (h - hi).exp() / total;
-                    (((h - hi) / 2.0).exp(), p, self.params.prior_spread)
+                    let rel = ((h - hi) / 2.0).exp();
+                    (rel, (h - hi).exp() / total, self.params.prior_spread)
                 } else {
                     ((h - lo) / range, 0.0, HAND_PRIOR_SPREAD)
                 };
