@@ -11,7 +11,7 @@
 //! answer where the game just happened. One per piece learns which pieces strong players
 //! place first. Every feature is a count, so training fits one weight per kind of cell.
 
-use blokus_core::{Cell, CellSet, Colour, Move, Position, Side};
+use blokus_core::{CellSet, Colour, Move, Position, Side};
 
 use crate::context::Context;
 use crate::features::MoveScorer;
@@ -364,7 +364,12 @@ impl<'a> PolicyFeatures<'a> {
                 Edge::Spent => {}
             }
         }
-        let set = t.cell_set(m);
+        // The move's cells and their edge neighbours: the cells a new attach point's
+        // neighbour must avoid to stay open (one bit test each instead of a walk).
+        let mut near = *t.cell_set(m);
+        for &e in t.edge_cells(m) {
+            near.insert(e);
+        }
         for &k in t.corner_cells(m) {
             if self.forbidden.contains(k) || self.edge[k.index()] == Edge::Opponent {
                 continue;
@@ -378,7 +383,7 @@ impl<'a> PolicyFeatures<'a> {
             let open = g
                 .edge_neighbours(k)
                 .iter()
-                .filter(|&&e| !self.forbidden.contains(e) && !touches(g, set, e))
+                .filter(|&&e| !self.forbidden.contains(e) && !near.contains(e))
                 .count()
                 .min(4);
             x[8 + open] += 1.0;
@@ -402,11 +407,6 @@ impl<'a> PolicyFeatures<'a> {
         }
         x
     }
-}
-
-/// Whether `cell` is one of the move's cells or edge-adjacent to one.
-fn touches(g: &blokus_core::Geometry, set: &CellSet, cell: Cell) -> bool {
-    set.contains(cell) || g.edge_neighbours(cell).iter().any(|&n| set.contains(n))
 }
 
 /// Fitting the weights: a softmax (conditional logit) over each position's legal moves,
