@@ -622,6 +622,22 @@ mod tests {
     use super::*;
     use blokus_core::{Game, Rules};
 
+    /// A searcher (default parameters, this seed) after `sims` simulations at the game's
+    /// position.
+    fn searched(ctx: &Context, game: &Game, seed: u64, sims: u64) -> Searcher {
+        let mut s = Searcher::new(seed, Params::default());
+        s.set_root(ctx, game);
+        let budget = AtomicU64::new(sims);
+        s.search(
+            ctx,
+            Limit {
+                budget: &budget,
+                deadline: None,
+            },
+        );
+        s
+    }
+
     /// On a Classic board the first rounds search only the moves reaching closest to
     /// the centre: no piece laid along the edge; in Duo nothing changes but piece size.
     #[test]
@@ -682,7 +698,6 @@ mod tests {
     /// prior they carry none.
     #[test]
     fn children_carry_the_policy_probabilities() {
-        use std::sync::atomic::AtomicU64;
         for (variant, learnt) in [("duo", true), ("classic_2", true), ("junior", false)] {
             let rules = Rules::by_name(variant).unwrap();
             let ctx = Context::new(&rules);
@@ -691,16 +706,7 @@ mod tests {
                 let m = game.legal_moves()[0];
                 game.play(m).unwrap();
             }
-            let mut s = Searcher::new(1, Params::default());
-            s.set_root(&ctx, &game);
-            let budget = AtomicU64::new(50);
-            s.search(
-                &ctx,
-                Limit {
-                    budget: &budget,
-                    deadline: None,
-                },
-            );
+            let s = searched(&ctx, &game, 1, 50);
             let p: Vec<f32> = s.root_children().map(|c| c.p).collect();
             assert!(p.len() > 10, "{variant}");
             let sum: f32 = p.iter().sum();
@@ -735,21 +741,11 @@ mod tests {
     /// simulations follow the policy, and the move played is one of its ten favourites.
     #[test]
     fn the_opening_follows_the_policy() {
-        use std::sync::atomic::AtomicU64;
         let rules = Rules::by_name("duo").unwrap();
         let ctx = Context::new(&rules);
         let game = Game::new(rules.clone());
         for seed in 0..9 {
-            let mut s = Searcher::new(seed, Params::default());
-            s.set_root(&ctx, &game);
-            let budget = AtomicU64::new(2_000);
-            s.search(
-                &ctx,
-                Limit {
-                    budget: &budget,
-                    deadline: None,
-                },
-            );
+            let s = searched(&ctx, &game, seed, 2_000);
             let kids: Vec<&Node> = s.root_children().collect();
             let played = kids.iter().max_by_key(|c| c.n).unwrap();
             let better = kids.iter().filter(|c| c.p > played.p).count();
