@@ -734,6 +734,7 @@ mod tests {
             }
         }
     }
+
     /// A colour's first placement is searched like any other move with the learnt
     /// policy. Duo's openings are too close for the search to tell apart (all within
     /// 0.015 after 100,000 simulations), and with the wide UCT look the move played was
