@@ -14,8 +14,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 pub use schedule::Schedule;
-pub use search::Params;
 use search::{Limit, Searcher};
+pub use search::{Params, PriorSpread};
 use tree::{PIE_KEEP, PIE_SWAP};
 
 use crate::context::{Context, MAX_SIDES};
@@ -254,10 +254,7 @@ impl MctsPlayer {
         let start = Instant::now();
         let deadline = time.map(|t| start + t);
         let budget = AtomicU64::new(sims);
-        let limit = Limit {
-            budget: &budget,
-            deadline,
-        };
+        let limit = Limit::new(&budget, deadline);
         // Each thread moves its own tree's root (a copy of the kept subtree) itself.
         let total: u64 = if self.searchers.len() == 1 {
             self.searchers[0].set_root(&ctx, game);

@@ -32,10 +32,9 @@ pub struct Params {
     /// Virtual simulations given to each child's prior value.
     pub prior_weight: f32,
     /// How far apart the children's prior values start with a learnt policy: a child's
-    /// is its parent's value plus `prior_spread · (sqrt(p / p_best) − 0.7)`. Against the
-    /// reference's level 5 in Classic two-player, 0.5 scored 53.9% of 480 games where
-    /// 0.3 scored 46.0% of 240 (docs/ai.md). The hand prior keeps 0.3 (unmeasured).
-    pub prior_spread: f32,
+    /// is its parent's value plus `spread · (sqrt(p / p_best) − 0.7)`, the spread
+    /// depending on the search's budget. The hand prior keeps 0.3 (unmeasured).
+    pub prior_spread: PriorSpread,
     /// Simulations after which RAVE and real values weigh the same.
     pub rave_equivalence: f32,
     /// Visits a leaf needs before its children are generated.
@@ -95,7 +94,10 @@ impl Default for Params {
             exploration: 0.2,
             exploration_with_policy: 0.0,
             prior_weight: 6.0,
-            prior_spread: 0.5,
+            prior_spread: PriorSpread {
+                few: 0.5,
+                many: 0.3,
+            },
             rave_equivalence: 1500.0,
             expand_threshold: 3,
             max_nodes: 8_000_000,
@@ -110,18 +112,59 @@ impl Default for Params {
     }
 }
 
+/// The learnt policy's prior spread (see [`Params::prior_spread`]) by the simulations a
+/// search may run: `few` up to [`PriorSpread::FEW`], `many` from [`PriorSpread::MANY`]
+/// (and for a search bounded by time alone), log-linear between. Against the reference
+/// in Classic two-player, a small budget wants the wide spread and a large one the
+/// narrow: at 600 simulations a move (level 5) 0.5 scored 53.9% of 480 games where 0.3
+/// scored 46.0% of 240; at 3,500 (level 6) 0.3 scored 54.6% of 480 where 0.5 scored
+/// 49.5% of 600 (docs/ai.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PriorSpread {
+    /// The spread of small searches.
+    pub few: f32,
+    /// The spread of large searches.
+    pub many: f32,
+}
+
+impl PriorSpread {
+    /// Budgets up to this many simulations take the `few` spread.
+    pub const FEW: u64 = 1_500;
+    /// Budgets from this many simulations take the `many` spread.
+    pub const MANY: u64 = 4_500;
+
+    /// The spread of a search that may run `simulations` in all.
+    pub fn at(&self, simulations: u64) -> f32 {
+        let (lo, hi) = ((Self::FEW as f32).ln(), (Self::MANY as f32).ln());
+        let t = (((simulations.max(1) as f32).ln() - lo) / (hi - lo)).clamp(0.0, 1.0);
+        self.few + t * (self.many - self.few)
+    }
+}
+
 /// How long one search may run: simulations are claimed from a budget shared by every
 /// thread (so a thread slowed by other work leaves more to the others), until it runs
 /// out or the deadline passes.
 #[derive(Clone, Copy, Debug)]
 pub struct Limit<'a> {
-    /// Simulations left for all threads.
-    pub budget: &'a AtomicU64,
+    /// Simulations left for all threads...
+    budget: &'a AtomicU64,
+    /// ...out of this many for the whole search (`u64::MAX`: until the deadline).
+    simulations: u64,
     /// Wall-clock deadline.
-    pub deadline: Option<Instant>,
+    deadline: Option<Instant>,
 }
 
-impl Limit<'_> {
+impl<'a> Limit<'a> {
+    /// A search of the simulations now in `budget` (`u64::MAX`: unbounded), shared by
+    /// every thread that claims from it, until the deadline if there is one.
+    pub fn new(budget: &'a AtomicU64, deadline: Option<Instant>) -> Limit<'a> {
+        Limit {
+            budget,
+            simulations: budget.load(Ordering::Relaxed),
+            deadline,
+        }
+    }
+
     /// Claims up to `n` simulations; 0 when the budget is spent.
     fn claim(&self, n: u64) -> u64 {
         self.budget
@@ -153,6 +196,8 @@ pub struct Searcher {
     /// The UCT exploration weight of this search (see [`Params::exploration`]), set
     /// with the root.
     exploration: f32,
+    /// The learnt policy's prior spread for this search's budget.
+    spread: f32,
 }
 
 impl Searcher {
@@ -173,6 +218,7 @@ impl Searcher {
             playouts: None,
             params,
             exploration: params.exploration,
+            spread: params.prior_spread.at(u64::MAX),
         }
     }
 
@@ -282,6 +328,7 @@ impl Searcher {
         // deadline, one at a time so the clock is read after every simulation (a read
         // costs far less than a simulation) and the budget is not overrun.
         let chunk = if limit.deadline.is_some() { 1 } else { 16 };
+        self.spread = self.params.prior_spread.at(limit.simulations);
         let root_pos = self.root_pos.clone().expect("set_root first");
         let mut done = 0;
         loop {
@@ -525,7 +572,7 @@ impl Searcher {
                 // relative to the best move's, or by the place in the hand prior's range.
                 let (rel, p, spread) = if learnt {
                     let rel = ((h - hi) / 2.0).exp();
-                    (rel, (h - hi).exp() / total, self.params.prior_spread)
+                    (rel, (h - hi).exp() / total, self.spread)
                 } else {
                     ((h - lo) / range, 0.0, HAND_PRIOR_SPREAD)
                 };
@@ -571,7 +618,7 @@ fn restrict_against_mirror(scorer: &MoveScorer, moves: &mut Vec<(Move, f32)>) {
 }
 
 /// How far apart the children's prior values start with the hand prior (see
-/// [`Params::prior_spread`]).
+/// [`Params::prior_spread`] for the learnt policy's).
 const HAND_PRIOR_SPREAD: f32 = 0.3;
 
 /// How much less likely (in log-weight) a move a mirroring opponent can copy is than
@@ -628,13 +675,7 @@ mod tests {
         let mut s = Searcher::new(seed, Params::default());
         s.set_root(ctx, game);
         let budget = AtomicU64::new(sims);
-        s.search(
-            ctx,
-            Limit {
-                budget: &budget,
-                deadline: None,
-            },
-        );
+        s.search(ctx, Limit::new(&budget, None));
         s
     }
 
@@ -694,11 +735,12 @@ mod tests {
 
     /// With the learnt policy the root's children carry its probabilities (summing to
     /// one, largest first among the sorted ones), and their prior values lie
-    /// `prior_spread · (1 − sqrt(p / p_best))` below the best child's; with the hand
-    /// prior they carry none.
+    /// `spread · (1 − sqrt(p / p_best))` below the best child's, the spread wide for a
+    /// small search and narrow for a large one; with the hand prior they carry none.
     #[test]
     fn children_carry_the_policy_probabilities() {
-        for (variant, learnt) in [("duo", true), ("classic_2", true), ("junior", false)] {
+        let cases = [("duo", true), ("classic_2", true), ("junior", false)];
+        for ((variant, learnt), sims) in cases.into_iter().flat_map(|c| [(c, 50), (c, 6_000)]) {
             let rules = Rules::by_name(variant).unwrap();
             let ctx = Context::new(&rules);
             let mut game = Game::new(rules.clone());
@@ -706,7 +748,7 @@ mod tests {
                 let m = game.legal_moves()[0];
                 game.play(m).unwrap();
             }
-            let s = searched(&ctx, &game, 1, 50);
+            let s = searched(&ctx, &game, 1, sims);
             let p: Vec<f32> = s.root_children().map(|c| c.p).collect();
             assert!(p.len() > 10, "{variant}");
             let sum: f32 = p.iter().sum();
@@ -721,10 +763,11 @@ mod tests {
                     "{variant}: not clamped"
                 );
                 for c in kids.iter().filter(|c| c.prior > 0.0) {
-                    let below = Params::default().prior_spread * (1.0 - (c.p / best.p).sqrt());
+                    let spread = Params::default().prior_spread.at(sims);
+                    let below = spread * (1.0 - (c.p / best.p).sqrt());
                     assert!(
                         (best.prior - c.prior - below).abs() < 1e-3,
-                        "{variant}: {} vs {}",
+                        "{variant} at {sims}: {} vs {}",
                         best.prior - c.prior,
                         below
                     );
@@ -733,6 +776,23 @@ mod tests {
                 assert_eq!(sum, 0.0, "{variant}");
             }
         }
+    }
+
+    /// The spread is `few` up to `FEW` simulations, `many` from `MANY` and for a search
+    /// bounded by time alone, and moves steadily from one to the other between.
+    #[test]
+    fn the_prior_spread_narrows_with_the_budget() {
+        let spread = Params::default().prior_spread;
+        assert_eq!((spread.few, spread.many), (0.5, 0.3));
+        for (sims, want) in [(1, 0.5), (PriorSpread::FEW, 0.5), (PriorSpread::MANY, 0.3)] {
+            assert!((spread.at(sims) - want).abs() < 1e-6, "{sims}");
+        }
+        assert_eq!(spread.at(u64::MAX), 0.3);
+        let between: Vec<f32> = (PriorSpread::FEW..=PriorSpread::MANY)
+            .step_by(100)
+            .map(|n| spread.at(n))
+            .collect();
+        assert!(between.windows(2).all(|w| w[1] < w[0]), "{between:?}");
     }
 
     /// A colour's first placement is searched like any other move with the learnt
