@@ -118,7 +118,7 @@ impl Default for Params {
 /// in Classic two-player, a small budget wants the wide spread and a large one the
 /// narrow: at 600 simulations a move (level 5) 0.5 scored 53.9% of 480 games where 0.3
 /// scored 46.0% of 240; at 3,500 (level 6) 0.3 scored 54.6% of 480 where 0.5 scored
-/// 49.5% of 600 (docs/ai.md).
+/// 49.5% of 600. This rule scored 50.5% and 54.2% of 480 games each (docs/ai.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PriorSpread {
     /// The spread of small searches.
