@@ -1,17 +1,24 @@
 //! Knowledge-guided playouts on blokus-core's uniform legal draws ([`Playout`]).
 //!
-//! Two kinds of knowledge shape a playout move:
+//! A playout move is first a *last good reply* (see [`Replies`]) if one is remembered
+//! and still legal. Otherwise two kinds of knowledge shape it:
 //! - **Local replies.** The cells where an opponent's last placements let it grow (its
 //!   new attach points and their edge neighbours) are *local*; a local cell that is
-//!   also an attach point of the colour to move counts double. When the colour can take
-//!   such a shared attach point, it does: a few moves through those points are drawn and
-//!   the one covering the most local value is played (ties drawn with weight growing
-//!   with piece size). Fights at the contact line decide Blokus games; uniform playouts
-//!   ignore them and misjudge every contested position.
-//! - **Piece size.** Otherwise the move is the best of a few uniform legal draws by
-//!   local value, then size, then how much the learnt policy likes the piece; in a
-//!   colour's first placements pieces below a minimum size count only when nothing
-//!   bigger was drawn (nobody opens with small pieces).
+//!   also an attach point of the colour to move counts double. Fights at the contact
+//!   line decide Blokus games; uniform playouts ignore them and misjudge every contested
+//!   position.
+//! - **Piece size.** Big pieces first: in a colour's first placements pieces below a
+//!   minimum size count only when nothing bigger is there (nobody opens with small
+//!   pieces), and among moves of equal local value bigger pieces are likelier.
+//!
+//! How the move is found depends on the board. On small boards (Duo, Junior) the
+//! colour's whole list of legal moves is searched: the moves covering the most local
+//! value (counted up to a cap) win, and one of them is drawn with a weight growing with
+//! its piece's size and corners. On bigger boards, where the lists are long, a few
+//! placements through the shared attach points are tried (the one covering the most
+//! local value is played, ties drawn by size), else the move is the best of a few
+//! uniform legal draws by local value, then size, then how much the learnt policy
+//! likes the piece.
 //!
 //! Allocation-free per playout.
 
@@ -28,24 +35,30 @@ use crate::replies::Replies;
 pub const DRAWS: usize = 3;
 
 /// Tries (drawn placements through shared attach points, legal or not) per local reply
-/// on Duo-sized boards...
-const LOCAL_TRIES_SMALL: usize = 12;
-
-/// ...and on bigger boards (Classic, Trigon), where more moves pass through each attach
-/// point: with 24 instead of 12 (and [`SIZE_GAMMA_BIG`]) the search scored 37.6% instead
-/// of 31.9% against the reference's level 5 in 480 Classic two-player games each.
-const LOCAL_TRIES_BIG: usize = 24;
+/// on the boards that do not search the whole list (Classic, Trigon), where many moves
+/// pass through each attach point: with 24 instead of 12 (and [`SIZE_GAMMA_BIG`]) the
+/// search scored 37.6% instead of 31.9% against the reference's level 5 in 480 Classic
+/// two-player games each.
+const LOCAL_TRIES: usize = 24;
 
 /// Placements looked back at for local cells (own side's skipped): in a two-colour game
 /// the opponent's last two.
 const RECENT: usize = 3;
 
-/// Weight of a piece among local replies of equal value: this to the power of its size,
-/// on Duo-sized boards...
+/// Weight of a piece among playout moves of equal local value: this to the power of its
+/// size, on Duo-sized boards (with [`CORNER_GAMMA`])...
 const SIZE_GAMMA_SMALL: f32 = 3.0;
 
 /// ...and on bigger boards, where a big piece matters more against a small one.
 const SIZE_GAMMA_BIG: f32 = 5.0;
+
+/// Local value counted at most in a whole-list playout move: beyond it, more local
+/// cells covered no longer outrank a bigger piece.
+const LOCAL_CAP: u32 = 5;
+
+/// Weight factor per corner of a piece (beyond the first) among whole-list candidates of
+/// equal local value: pieces that open more attach points grow further.
+const CORNER_GAMMA: f32 = 1.8;
 
 /// Boards with at most this many cells (Duo, Junior: 196) count as small above.
 const SMALL_BOARD_CELLS: usize = 200;
@@ -66,14 +79,20 @@ pub struct Playouts {
     num_recent: usize,
     /// The board's size gamma to the power of each size (index = cells).
     gamma: Vec<f32>,
-    /// Tries per local reply on this board.
-    local_tries: usize,
     /// Last good replies learnt in this search.
     replies: Replies,
     /// The placements of the current simulation (from before the root on), in order.
     seq: Vec<(usize, Move)>,
     /// Per piece, the learnt policy's rank of it (all 0 without a policy).
     piece_ranks: Vec<u8>,
+    /// Whether a playout move that is not a last good reply is chosen from the colour's
+    /// whole list of legal moves (small boards) rather than from a few draws.
+    whole_list: bool,
+    /// Per piece, its weight among whole-list candidates of equal local value.
+    piece_gamma: Vec<f32>,
+    /// Whole-list candidates of the best local value so far, with their cumulative
+    /// weights.
+    candidates: Vec<(Move, f32)>,
 }
 
 impl Playouts {
@@ -96,11 +115,6 @@ impl Playouts {
             gamma: (0..=ctx.max_size as i32 + 1)
                 .map(|s| size_gamma.powi(s - ctx.max_size as i32))
                 .collect(),
-            local_tries: if small {
-                LOCAL_TRIES_SMALL
-            } else {
-                LOCAL_TRIES_BIG
-            },
             replies: Replies::new(ctx),
             seq: Vec::with_capacity(256),
             piece_ranks: {
@@ -109,6 +123,9 @@ impl Playouts {
                     .as_ref()
                     .map_or_else(|| vec![0; pieces], |w| w.piece_ranks(pieces))
             },
+            whole_list: small,
+            piece_gamma: piece_gammas(ctx, size_gamma),
+            candidates: Vec::with_capacity(1024),
         }
     }
 
@@ -236,6 +253,9 @@ impl Playouts {
                 return Some(m);
             }
             self.mark_local(ctx, pos, colour);
+            if self.whole_list {
+                return self.most_local(ctx, pos, colour, min, rng);
+            }
             if let Some(m) = self.local_reply(ctx, pos, colour, min, rng) {
                 return Some(m);
             }
@@ -254,6 +274,47 @@ impl Playouts {
         };
         self.playout
             .draw_best(rules, pos, Colour::new(colour), rng, DRAWS, key)
+    }
+
+    /// Among all legal moves of `colour`: those big enough for the opening (if any),
+    /// of those the ones covering the most local value (counted up to [`LOCAL_CAP`]),
+    /// and of those one drawn by its piece's weight; `None` if there is no legal move.
+    fn most_local(
+        &mut self,
+        ctx: &Context,
+        pos: &Position,
+        colour: usize,
+        min: usize,
+        rng: &mut SmallRng,
+    ) -> Option<Move> {
+        let rules = &ctx.rules;
+        let t = rules.table();
+        let moves = self.playout.legal_moves(rules, pos, Colour::new(colour));
+        let cands = &mut self.candidates;
+        cands.clear();
+        let mut best = 0u32;
+        let mut total = 0f32;
+        for &m in moves {
+            let cells = t.info(m).cells();
+            let v: u32 = cells.iter().map(|k| u32::from(self.local[k.index()])).sum();
+            // Big enough outranks any local value.
+            let v = v.min(LOCAL_CAP) + if cells.len() >= min { LOCAL_CAP + 1 } else { 0 };
+            if v < best {
+                continue;
+            }
+            if v > best {
+                best = v;
+                total = 0.0;
+                cands.clear();
+            }
+            total += self.piece_gamma[t.piece_of(m)];
+            cands.push((m, total));
+        }
+        let r = rng.gen::<f32>() * total;
+        let i = cands
+            .partition_point(|c| c.1 <= r)
+            .min(cands.len().checked_sub(1)?);
+        Some(cands[i].0)
     }
 
     /// The last good reply of `colour` to the last placements, if one is remembered and
@@ -306,7 +367,7 @@ impl Playouts {
                     let shared = own_attach.contains(x);
                     self.local[x.index()] = 1 + u8::from(shared);
                     self.local_cells.push(x);
-                    if shared {
+                    if shared && !self.whole_list {
                         let status = t.edge_status(x, own_forbidden);
                         let count = t.moves_at_status_all(x, status).len() as u32;
                         let total = self.hot.last().map_or(0, |h| h.2) + count;
@@ -337,7 +398,7 @@ impl Playouts {
         let alt = rules.alternate_contact();
         let mut best: Option<(Move, u32)> = None;
         let mut weight_sum = 0f32;
-        for _ in 0..self.local_tries {
+        for _ in 0..LOCAL_TRIES {
             let r = rng.gen_range(0..total);
             let i = self.hot.partition_point(|h| h.2 <= r);
             let (p, status, _) = self.hot[i];
@@ -372,6 +433,28 @@ impl Playouts {
         }
         best.map(|(m, _)| m)
     }
+}
+
+/// Per piece, its weight among whole-list playout candidates: `size_gamma` to the power
+/// of its size, times [`CORNER_GAMMA`] to the power of its corners less one (the cells
+/// diagonal to it on an open board: the attach points it can make).
+fn piece_gammas(ctx: &Context, size_gamma: f32) -> Vec<f32> {
+    let t = ctx.rules.table();
+    let pieces = &t.pieces().pieces;
+    let mut corners = vec![0usize; pieces.len()];
+    for i in 0..t.len() {
+        let m = Move::new(i);
+        let p = t.piece_of(m);
+        corners[p] = corners[p].max(t.corner_cells(m).len());
+    }
+    pieces
+        .iter()
+        .zip(corners)
+        .map(|(piece, c)| {
+            size_gamma.powi(piece.size as i32 - ctx.max_size as i32)
+                * CORNER_GAMMA.powi(c as i32 - 1)
+        })
+        .collect()
 }
 
 /// The smallest piece worth playing in a colour's placement number `placed` (0-based)
@@ -460,13 +543,15 @@ mod tests {
         }
     }
 
-    /// The opponent's last placement opened attach points next to ours: the playout
-    /// answers there (takes a shared attach point) whenever it can.
+    /// The opponent's last placement opened attach points next to ours: on a big board
+    /// (few drawn tries) the playout answers there (takes a shared attach point)
+    /// whenever it can.
     #[test]
     fn playouts_answer_the_opponents_last_move() {
-        let rules = Rules::by_name("duo").unwrap();
+        let rules = Rules::by_name("classic_2").unwrap();
         let ctx = Context::new(&rules);
         let mut playouts = Playouts::new(&ctx);
+        assert!(!playouts.whole_list);
         let mut rng = SmallRng::seed_from_u64(3);
         let mut local_replies = 0;
         let mut tries = 0;
@@ -477,7 +562,7 @@ mod tests {
             let mut recent = Vec::new();
             let mut core = Playout::new(&rules);
             core.begin(&rules);
-            for _ in 0..8 {
+            for _ in 0..24 {
                 let c = pos.to_move();
                 let Some(m) = core.draw(&rules, &pos, c, &mut r) else {
                     break;
@@ -492,11 +577,16 @@ mod tests {
                 playouts.remember(o.index(), m);
             }
             playouts.mark_local(&ctx, &pos, c.index());
-            if playouts.hot.is_empty() {
+            let shared: Vec<Cell> = playouts
+                .local_cells
+                .iter()
+                .copied()
+                .filter(|k| playouts.local[k.index()] == 2)
+                .collect();
+            if shared.is_empty() {
                 playouts.clear_local();
                 continue;
             }
-            let shared: Vec<Cell> = playouts.hot.iter().map(|h| h.0).collect();
             tries += 1;
             if let Some(m) = playouts.choose(&ctx, &pos, c.index(), &mut rng) {
                 let cells = rules.table().info(m).cells();
@@ -514,5 +604,62 @@ mod tests {
             local_replies * 10 >= tries * 9,
             "{local_replies} local replies in {tries}"
         );
+    }
+
+    /// On small boards a playout move that is not a last good reply is one of the legal
+    /// moves covering the most local value (counted up to the cap), among the moves big
+    /// enough for the opening: the whole list is searched, not a few draws.
+    #[test]
+    fn small_board_playouts_take_the_most_local_move() {
+        let rules = Rules::by_name("duo").unwrap();
+        let ctx = Context::new(&rules);
+        let mut playouts = Playouts::new(&ctx);
+        assert!(playouts.whole_list);
+        let mut rng = SmallRng::seed_from_u64(4);
+        let mut checked = 0;
+        for seed in 0..60 {
+            let mut pos = Position::new(&rules);
+            let mut r = SmallRng::seed_from_u64(100 + seed);
+            let mut core = Playout::new(&rules);
+            core.begin(&rules);
+            for _ in 0..(6 + seed % 10) {
+                let c = pos.to_move();
+                let Some(m) = core.draw(&rules, &pos, c, &mut r) else {
+                    break;
+                };
+                pos.play(&rules, m);
+                playouts.remember(c.index(), m);
+            }
+            let c = pos.to_move();
+            playouts.restart();
+            let placed = pos.pieces_placed(c);
+            let min = min_size(&ctx, placed);
+            // Nothing remembered as a last good reply: the choice is the list's.
+            let Some(chosen) = playouts.choose(&ctx, &pos, c.index(), &mut rng) else {
+                continue;
+            };
+            playouts.mark_local(&ctx, &pos, c.index());
+            let value = |m: Move| {
+                let cells = rules.table().info(m).cells();
+                let v: u32 = cells
+                    .iter()
+                    .map(|k| u32::from(playouts.local[k.index()]))
+                    .sum();
+                (cells.len() >= min, v.min(LOCAL_CAP))
+            };
+            let best = pos
+                .legal_moves(&rules, c)
+                .into_iter()
+                .map(value)
+                .max()
+                .unwrap();
+            assert!(pos.is_legal(&rules, c, chosen), "seed {seed}: illegal move");
+            assert_eq!(value(chosen), best, "seed {seed}: not the most local move");
+            if best.1 > 0 {
+                checked += 1;
+            }
+            playouts.clear_local();
+        }
+        assert!(checked >= 20, "only {checked} positions with local cells");
     }
 }

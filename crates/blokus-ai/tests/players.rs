@@ -260,7 +260,10 @@ fn bad_specs_are_explained() {
 /// plain uniform playouts rated the monomino `h10` best whatever the seed, while the
 /// contest is for the corner (the reference engine plays `l1,m1,l2,m2,l3`). With
 /// playouts that answer the opponent's last moves and open with big pieces, the search
-/// often plays a big piece (four or five cells; in the corner, like the reference).
+/// often plays a big piece (four or five cells; in the corner, like the reference). The
+/// position is lost for Orange (the reference's level 7 rates it 0.01 and resigns; the
+/// search with whole-list playouts would resign too), so resigning is off here: the test
+/// is about the move.
 #[test]
 fn the_second_player_does_not_waste_the_monomino_early() {
     let rules = Rules::by_name("duo").unwrap();
@@ -287,7 +290,7 @@ fn the_second_player_does_not_waste_the_monomino_early() {
     let mut big = 0;
     let mut played = Vec::new();
     for seed in 1..=20 {
-        let mut p = spec(&format!("mcts:simulations=5000,seed={seed}"));
+        let mut p = spec(&format!("mcts:simulations=5000,seed={seed},resign=false"));
         match p.decide(&game, Budget::default()) {
             Decision::Place(m) => {
                 big += usize::from(rules.table().info(m).cells().len() >= 4);
