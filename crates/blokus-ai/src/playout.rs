@@ -252,8 +252,11 @@ impl Playouts {
             if let Some(m) = self.good_reply(ctx, pos, colour, min) {
                 return Some(m);
             }
-            self.mark_local(ctx, pos, colour);
-            if self.whole_list {
+            // Without a list at the base (the search of the colour's first placement)
+            // every simulation would make one from scratch: the drawn tries then.
+            let whole = self.whole_list && self.playout.listed_at_base(Colour::new(colour));
+            self.mark_local(ctx, pos, colour, !whole);
+            if whole {
                 return self.most_local(ctx, pos, colour, min, rng);
             }
             if let Some(m) = self.local_reply(ctx, pos, colour, min, rng) {
@@ -340,8 +343,8 @@ impl Playouts {
     }
 
     /// Marks the local cells for `colour`: where the other sides' recent placements let
-    /// them grow.
-    fn mark_local(&mut self, ctx: &Context, pos: &Position, colour: usize) {
+    /// them grow. With `hot`, also lists the shared attach points for [`Playouts::local_reply`].
+    fn mark_local(&mut self, ctx: &Context, pos: &Position, colour: usize, hot: bool) {
         self.clear_local();
         let rules = &ctx.rules;
         let t = rules.table();
@@ -367,7 +370,7 @@ impl Playouts {
                     let shared = own_attach.contains(x);
                     self.local[x.index()] = 1 + u8::from(shared);
                     self.local_cells.push(x);
-                    if shared && !self.whole_list {
+                    if shared && hot {
                         let status = t.edge_status(x, own_forbidden);
                         let count = t.moves_at_status_all(x, status).len() as u32;
                         let total = self.hot.last().map_or(0, |h| h.2) + count;
@@ -576,7 +579,7 @@ mod tests {
             for &(o, m) in &recent[recent.len().saturating_sub(RECENT)..] {
                 playouts.remember(o.index(), m);
             }
-            playouts.mark_local(&ctx, &pos, c.index());
+            playouts.mark_local(&ctx, &pos, c.index(), true);
             let shared: Vec<Cell> = playouts
                 .local_cells
                 .iter()
@@ -608,7 +611,8 @@ mod tests {
 
     /// On small boards a playout move that is not a last good reply is one of the legal
     /// moves covering the most local value (counted up to the cap), among the moves big
-    /// enough for the opening: the whole list is searched, not a few draws.
+    /// enough for the opening: the whole list is searched, not a few draws (once the
+    /// search's root lists the colour's moves).
     #[test]
     fn small_board_playouts_take_the_most_local_move() {
         let rules = Rules::by_name("duo").unwrap();
@@ -631,14 +635,15 @@ mod tests {
                 playouts.remember(c.index(), m);
             }
             let c = pos.to_move();
-            playouts.restart();
+            // The search's root lists every colour's moves.
+            playouts.set_base(&ctx, &pos);
             let placed = pos.pieces_placed(c);
             let min = min_size(&ctx, placed);
             // Nothing remembered as a last good reply: the choice is the list's.
             let Some(chosen) = playouts.choose(&ctx, &pos, c.index(), &mut rng) else {
                 continue;
             };
-            playouts.mark_local(&ctx, &pos, c.index());
+            playouts.mark_local(&ctx, &pos, c.index(), true);
             let value = |m: Move| {
                 let cells = rules.table().info(m).cells();
                 let v: u32 = cells

@@ -121,6 +121,13 @@ impl MoveLists {
         &list.moves
     }
 
+    /// Whether the base lists `colour`'s moves: then [`MoveLists::moves`] brings a copy
+    /// of that list up to date instead of generating one from scratch (which costs
+    /// about as much as a full move generation).
+    pub fn listed_at_base(&self, colour: Colour) -> bool {
+        self.base[colour].attach.is_some()
+    }
+
     /// The list of `colour` as last brought up to date, if one is kept (for tests).
     #[cfg(test)]
     fn kept(&self, colour: Colour) -> Option<&[Move]> {
@@ -277,5 +284,22 @@ mod tests {
         for id in VariantId::ALL.map(VariantId::as_str) {
             check_game(id, false, false, 3, 9);
         }
+    }
+
+    /// The base lists a colour's moves once it has placed a piece there, not before.
+    #[test]
+    fn the_base_lists_colours_that_have_placed() {
+        let rules = Rules::by_name("duo").unwrap();
+        let mut pos = Position::new(&rules);
+        let mut lists = MoveLists::new();
+        let (a, b) = (Colour::new(0), Colour::new(1));
+        lists.set_base(&rules, &pos);
+        assert!(!lists.listed_at_base(a) && !lists.listed_at_base(b));
+        let first = pos.legal_moves(&rules, a)[0];
+        pos.play(&rules, first);
+        lists.set_base(&rules, &pos);
+        assert!(lists.listed_at_base(a) && !lists.listed_at_base(b));
+        lists.clear();
+        assert!(!lists.listed_at_base(a));
     }
 }
