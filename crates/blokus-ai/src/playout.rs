@@ -271,7 +271,7 @@ impl Playouts {
             let info = t.info(m);
             let cells = info.cells();
             let size = cells.len() as u32;
-            let value: u32 = cells.iter().map(|k| u32::from(local[k.index()])).sum();
+            let value = local_value(local, cells);
             let rank = ranks.get(info.piece as usize).map_or(0, |&r| u32::from(r));
             u32::from(size >= min as u32) * 65_536 + value * 256 + size * 16 + rank
         };
@@ -299,7 +299,7 @@ impl Playouts {
         let mut total = 0f32;
         for &m in moves {
             let cells = t.info(m).cells();
-            let v: u32 = cells.iter().map(|k| u32::from(self.local[k.index()])).sum();
+            let v = local_value(&self.local, cells);
             // Big enough outranks any local value.
             let v = v.min(LOCAL_CAP) + if cells.len() >= min { LOCAL_CAP + 1 } else { 0 };
             if v < best {
@@ -418,7 +418,7 @@ impl Playouts {
             {
                 continue;
             }
-            let value: u32 = cells.iter().map(|k| u32::from(self.local[k.index()])).sum();
+            let value = local_value(&self.local, cells);
             let w = self.gamma[cells.len()];
             match best {
                 Some((_, v)) if v > value => {}
@@ -436,6 +436,12 @@ impl Playouts {
         }
         best.map(|(m, _)| m)
     }
+}
+
+/// The local value covered by a move's `cells` (`local`: per cell, see
+/// [`Playouts::mark_local`]).
+fn local_value(local: &[u8], cells: &[Cell]) -> u32 {
+    cells.iter().map(|k| u32::from(local[k.index()])).sum()
 }
 
 /// Per piece, its weight among whole-list playout candidates: `size_gamma` to the power
