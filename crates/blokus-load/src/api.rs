@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use crate::wire::{Created, Listed, Listing, SeatToken, StateView, VariantInfo};
+use crate::wire::{Created, Listed, Listing, SeatToken, StoredGame, VariantInfo};
 
 /// Why a request failed.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -112,7 +112,7 @@ impl Api {
     }
 
     /// `GET /api/games/{id}`.
-    pub async fn state(&self, id: &str) -> Result<StateView, ApiError> {
+    pub async fn state(&self, id: &str) -> Result<StoredGame, ApiError> {
         self.send(self.client.get(format!("{}/api/games/{id}", self.base)))
             .await
     }

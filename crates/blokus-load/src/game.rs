@@ -20,7 +20,7 @@ use crate::api::{Api, SeatPlan};
 use crate::ledger::Ledger;
 use crate::options::{Options, Pace};
 use crate::stats::{GameKind, Metric, Stats};
-use crate::wire::{ClientMsg, ServerMsg, StateView};
+use crate::wire::{ClientMsg, ErrorView, MoveView, ServerMsg, StateView};
 
 /// Time allowed to open a connection or get an HTTP answer.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -148,6 +148,7 @@ pub async fn run_slot(shared: Arc<Shared>, index: usize) {
         if !shared.wait_up().await {
             return;
         }
+        let asked = Instant::now();
         let setup = match create(&shared, &api, kind).await {
             Ok(s) => s,
             Err(key) => {
@@ -165,8 +166,9 @@ pub async fn run_slot(shared: Arc<Shared>, index: usize) {
         shared.ledger.register(&setup.id, kind, &setup.tokens[0]);
         shared.stats().games_started += 1;
         let mut reconnects = 0;
+        let mut asked = Some(asked);
         loop {
-            match play(&shared, &setup, index, source, &mut rng).await {
+            match play(&shared, &setup, index, source, &mut rng, asked.take()).await {
                 Outcome::Finished => {
                     shared.stats().games_finished += 1;
                     break;
@@ -271,12 +273,14 @@ async fn send(sink: &mut SplitSink<Ws, Message>, msg: &ClientMsg<'_>) -> bool {
 }
 
 /// Plays a game over fresh connections until it ends, stalls, breaks or the run ends.
+/// `asked` is when its creation was asked for, to time the start of a new game.
 async fn play(
     shared: &Shared,
     setup: &Setup,
     slot: usize,
     source: IpAddr,
     rng: &mut SmallRng,
+    mut asked: Option<Instant>,
 ) -> Outcome {
     let players = setup.tokens.len();
     let conns = players + shared.opts.spectators;
@@ -307,12 +311,17 @@ async fn play(
         streams.push(stream.map(move |m| (c, m)));
     }
     let mut incoming = select_all(streams);
+    let mut in_play = InPlay {
+        shared,
+        since: None,
+    };
     let mut stop = shared.stop.clone();
     let mut planned: Option<Planned> = None;
     // Moves in flight; with several people, the next move may be sent before every
     // connection has seen the state after the previous one.
     let mut pending: Vec<Pending> = Vec::new();
-    // The ply of the last action sent: a repeated state for it must not send it again.
+    // The ply of the last action sent (by any of the game's people): a state for it or
+    // before it must not send anything again.
     let mut acted_at: Option<usize> = None;
     let mut sends = 0u32;
     let mut last_news = Instant::now();
@@ -333,7 +342,7 @@ async fn play(
                     Some(_) => continue, // pings and pongs
                 };
                 last_news = Instant::now();
-                let msg = match serde_json::from_str::<ServerMsg>(&text) {
+                let msg = match ServerMsg::parse(&text) {
                     Ok(m) => m,
                     Err(_) => {
                         shared.stats().ws_error("unreadable");
@@ -341,7 +350,7 @@ async fn play(
                     }
                 };
                 match msg {
-                    ServerMsg::Move { ply, colour, cells } => {
+                    ServerMsg::Move(MoveView { ply, colour, cells }) => {
                         if shared.ledger.announce(&setup.id, ply, colour, &cells) {
                             shared.stats().moves_announced += 1;
                         }
@@ -351,7 +360,11 @@ async fn play(
                         }
                     }
                     ServerMsg::State(s) => {
-                        shared.ledger.saw_state(&setup.id, &s);
+                        if let Some(t) = asked.take() {
+                            shared.stats().latency(setup.kind, Metric::GameStart, t.elapsed());
+                        }
+                        in_play.since.get_or_insert_with(Instant::now);
+                        shared.ledger.saw_state(&setup.id, s.last_state());
                         for p in pending.iter_mut().filter(|p| s.ply > p.ply && !p.state_seen[c]) {
                             p.state_seen[c] = true;
                             let metric = if c == p.conn { Metric::StateMover } else { Metric::StateOthers };
@@ -361,11 +374,11 @@ async fn play(
                         if s.over {
                             return Outcome::Finished;
                         }
-                        if planned.is_none() && acted_at != Some(s.ply) {
+                        if planned.is_none() && after_last_action(s.ply, acted_at) {
                             planned = plan(&s, c, shared.opts.pace, rng);
                         }
                     }
-                    ServerMsg::Error { code, .. } => {
+                    ServerMsg::Error(ErrorView { code }) => {
                         // Refused: ask for a fresh state and decide again from it (after
                         // a pause if we were too fast, so the ping is not refused too).
                         if c < players {
@@ -422,6 +435,28 @@ async fn play(
     }
 }
 
+/// Whether a state of event `ply` is newer than the last action of the game's people
+/// (sent in the state of event `acted_at`). A state queued on one connection before
+/// another person's move can arrive after it: acting on it would be refused as stale.
+fn after_last_action(ply: usize, acted_at: Option<usize>) -> bool {
+    acted_at.is_none_or(|a| a < ply)
+}
+
+/// Adds a game's time in play (from its first `state` on) to the run's, however
+/// playing it ends.
+struct InPlay<'a> {
+    shared: &'a Shared,
+    since: Option<Instant>,
+}
+
+impl Drop for InPlay<'_> {
+    fn drop(&mut self) {
+        if let Some(t) = self.since {
+            self.shared.stats().play_time += t.elapsed();
+        }
+    }
+}
+
 /// What the person on connection `conn` does with this state, if it is their turn.
 fn plan(s: &StateView, conn: usize, pace: Pace, rng: &mut SmallRng) -> Option<Planned> {
     if !s.mine_to_move() {
@@ -431,7 +466,7 @@ fn plan(s: &StateView, conn: usize, pace: Pace, rng: &mut SmallRng) -> Option<Pl
         Action::Pie
     } else {
         let legal = s.legal.as_ref().filter(|l| !l.is_empty())?;
-        Action::Move(legal[rng.gen_range(0..legal.len())].clone())
+        Action::Move(legal[rng.gen_range(0..legal.len())].to_string())
     };
     let think = match pace {
         Pace::Flat => Duration::ZERO,
@@ -444,4 +479,19 @@ fn plan(s: &StateView, conn: usize, pace: Pace, rng: &mut SmallRng) -> Option<Pl
         ply: s.ply,
         action,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_from_before_the_last_action_are_not_acted_on() {
+        assert!(after_last_action(0, None));
+        // The person on one connection moved at 0, the other at 1; the first
+        // connection's state of event 0, queued before both moves, comes late.
+        assert!(!after_last_action(0, Some(1)));
+        assert!(!after_last_action(1, Some(1)));
+        assert!(after_last_action(2, Some(1)));
+    }
 }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
 use crate::stats::GameKind;
-use crate::wire::{move_key, StateView};
+use crate::wire::move_key;
 
 /// What was announced about one game.
 #[derive(Debug, Clone)]
@@ -55,7 +55,13 @@ impl Ledger {
     }
 
     /// Notes an announced placement; true the first time this game's ply is announced.
-    pub fn announce(&self, id: &str, ply: usize, colour: usize, cells: &[String]) -> bool {
+    pub fn announce<S: AsRef<str>>(
+        &self,
+        id: &str,
+        ply: usize,
+        colour: usize,
+        cells: &[S],
+    ) -> bool {
         let mut games = self.lock();
         let Some(g) = games.get_mut(id) else {
             return false;
@@ -66,14 +72,10 @@ impl Ledger {
     }
 
     /// Notes a state; an older one (a late message) does not replace a newer one.
-    pub fn saw_state(&self, id: &str, s: &StateView) {
+    pub fn saw_state(&self, id: &str, s: LastState) {
         if let Some(g) = self.lock().get_mut(id) {
             if g.last_state.is_none_or(|l| l.ply <= s.ply) {
-                g.last_state = Some(LastState {
-                    ply: s.ply,
-                    ai_to_move: s.ai_to_move(),
-                    over: s.over,
-                });
+                g.last_state = Some(s);
             }
         }
     }
@@ -98,18 +100,16 @@ mod tests {
     fn keeps_announcements_and_the_newest_state() {
         let l = Ledger::default();
         l.register("g", GameKind::Ai, "t");
-        assert!(l.announce("g", 0, 0, &["b1".into(), "a1".into()]));
-        assert!(!l.announce("g", 0, 0, &["a1".into(), "b1".into()]));
-        assert!(!l.announce("unknown", 0, 0, &[]));
-        let state = |ply| -> StateView {
-            serde_json::from_value(serde_json::json!({
-                "ply": ply, "over": false, "player_to_move": 1,
-                "seats": [{"kind": "me"}, {"kind": "ai"}]
-            }))
-            .unwrap()
+        assert!(l.announce("g", 0, 0, &["b1", "a1"]));
+        assert!(!l.announce("g", 0, 0, &["a1", "b1"]));
+        assert!(!l.announce::<&str>("unknown", 0, 0, &[]));
+        let state = |ply| LastState {
+            ply,
+            ai_to_move: true,
+            over: false,
         };
-        l.saw_state("g", &state(3));
-        l.saw_state("g", &state(2));
+        l.saw_state("g", state(3));
+        l.saw_state("g", state(2));
         let g = &l.snapshot()[0];
         assert_eq!(g.announced[&0], (0, "a1,b1".to_string()));
         assert_eq!(

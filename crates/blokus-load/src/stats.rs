@@ -45,10 +45,18 @@ pub enum Metric {
     StateMover,
     /// The new `state` reaching the game's other connections (players, spectators).
     StateOthers,
+    /// A new game made ready: from asking to create it to the first `state` on its
+    /// connections (creation, seats claimed, connections opened and joined).
+    GameStart,
 }
 
 impl Metric {
-    const ALL: [Metric; 3] = [Metric::MoveAnswer, Metric::StateMover, Metric::StateOthers];
+    const ALL: [Metric; 4] = [
+        Metric::MoveAnswer,
+        Metric::StateMover,
+        Metric::StateOthers,
+        Metric::GameStart,
+    ];
 
     fn index(self) -> usize {
         self as usize
@@ -59,13 +67,14 @@ impl Metric {
             Metric::MoveAnswer => "move answer",
             Metric::StateMover => "state to mover",
             Metric::StateOthers => "state to others",
+            Metric::GameStart => "game start",
         }
     }
 }
 
 /// Counters and histograms of a run, shared by every game task behind a mutex.
 pub struct Stats {
-    hist: [[Histogram<u64>; 3]; 2],
+    hist: [[Histogram<u64>; 4]; 2],
     moves_sent: [u64; 2],
     /// `move` announcements received, counted once per game and ply.
     pub moves_announced: u64,
@@ -84,13 +93,15 @@ pub struct Stats {
     pub ws_failures: BTreeMap<String, u64>,
     /// Failures while the server was known to be down (fault mode): expected.
     pub failures_while_down: u64,
+    /// Time games spent in play, added up: from their first `state` to their end.
+    pub play_time: Duration,
 }
 
 impl Default for Stats {
     fn default() -> Self {
         let h = || Histogram::new_with_bounds(1, 600_000_000, 3).expect("valid bounds");
         Stats {
-            hist: [[h(), h(), h()], [h(), h(), h()]],
+            hist: [[h(), h(), h(), h()], [h(), h(), h(), h()]],
             moves_sent: [0; 2],
             moves_announced: 0,
             games_started: 0,
@@ -100,6 +111,7 @@ impl Default for Stats {
             http_errors: BTreeMap::new(),
             ws_failures: BTreeMap::new(),
             failures_while_down: 0,
+            play_time: Duration::ZERO,
         }
     }
 }
@@ -161,6 +173,7 @@ impl Stats {
             http_errors: self.http_errors.clone(),
             ws_failures: self.ws_failures.clone(),
             failures_while_down: self.failures_while_down,
+            games_in_play: self.play_time.as_secs_f64() / secs,
             server,
         }
     }
@@ -235,6 +248,9 @@ pub struct Report {
     pub ws_failures: BTreeMap<String, u64>,
     /// Failures while the server was down (fault mode; expected).
     pub failures_while_down: u64,
+    /// Games in play at once, on average (the rest of the slots are creating, joining
+    /// and connecting): with moves sent at once, the latencies grow with this number.
+    pub games_in_play: f64,
     /// Server memory and CPU time.
     pub server: ServerUsage,
 }
@@ -251,6 +267,11 @@ impl fmt::Display for Report {
             self.moves_sent,
             self.moves_announced,
             self.moves_per_second
+        )?;
+        writeln!(
+            f,
+            "games in play at once: {:.0} on average",
+            self.games_in_play
         )?;
         writeln!(
             f,
