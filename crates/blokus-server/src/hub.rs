@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{oneshot, Mutex, Semaphore};
+use tokio::sync::{oneshot, watch, Mutex, Semaphore};
 
 use crate::cpu::Cpu;
 use crate::hints::Hints;
@@ -157,6 +157,10 @@ pub struct Hub {
     /// The limits.
     pub limits: Limits,
     rooms: Arc<Mutex<HashMap<String, RoomHandle>>>,
+    /// Rooms being loaded from the store, outside the lock of `rooms` (a read waits for
+    /// the database's next commit, and every room lookup needs that lock). Changed only
+    /// while `rooms` is locked; the receiver wakes when the load ends, either way.
+    loading: Arc<std::sync::Mutex<HashMap<String, watch::Receiver<()>>>>,
     /// Permits for WebSocket connections.
     pub connections: Arc<Semaphore>,
     next_conn: Arc<AtomicU64>,
@@ -192,6 +196,7 @@ impl Hub {
             store,
             limits,
             rooms: Arc::new(Mutex::new(HashMap::new())),
+            loading: Arc::default(),
             connections: Arc::new(Semaphore::new(limits.max_connections)),
             next_conn: Arc::new(AtomicU64::new(1)),
             creators: AddressBuckets::new(limits.creates_per_minute, limits.create_burst),
@@ -251,17 +256,21 @@ impl Hub {
         rooms: &mut HashMap<String, RoomHandle>,
         idle: Duration,
     ) -> usize {
-        let mut gone = Vec::new();
-        for (id, h) in rooms.iter() {
+        // Every room is asked at once: asked one after the other, 2,000 rooms kept the
+        // map locked (and every connection waiting) for tens of milliseconds under load.
+        let asked = rooms.iter().map(|(id, h)| async move {
             let (tx, rx) = oneshot::channel();
             let ended = match h.try_send(RoomMsg::Evict { idle, reply: tx }).await {
                 Ok(()) => rx.await.unwrap_or(true),
                 Err(_) => true,
             };
-            if ended {
-                gone.push(id.clone());
-            }
-        }
+            ended.then(|| id.clone())
+        });
+        let gone: Vec<String> = futures_util::future::join_all(asked)
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
         for id in &gone {
             rooms.remove(id);
             // Another server may serve the game from now on. Still under the map's lock,
@@ -292,7 +301,18 @@ impl Hub {
     /// Sends a message to a game's room if it is live (in memory); a room loaded later
     /// reads the store, so the message is not needed then.
     pub async fn tell_if_live(&self, id: &str, msg: RoomMsg) {
-        let h = self.rooms.lock().await.get(id).cloned();
+        let h = loop {
+            let rooms = self.rooms.lock().await;
+            if let Some(h) = rooms.get(id) {
+                break Some(h.clone());
+            }
+            // A room being loaded may have read the store before the change: wait.
+            let Some(mut done) = self.loading().get(id).cloned() else {
+                break None;
+            };
+            drop(rooms);
+            let _ = done.changed().await;
+        };
         if let Some(h) = h {
             // A room that ended meanwhile reloads from the store when next asked for.
             let _ = h.try_send(msg).await;
@@ -344,50 +364,71 @@ impl Hub {
                 id.chars().take(40).collect::<String>()
             )));
         }
-        let mut rooms = self.rooms.lock().await;
-        if let Some(h) = rooms.get(id) {
-            if !h.is_closed() {
-                return Ok(h.clone());
+        loop {
+            let mut rooms = self.rooms.lock().await;
+            if let Some(h) = rooms.get(id) {
+                if !h.is_closed() {
+                    return Ok(h.clone());
+                }
             }
-        }
-        self.make_way(&mut rooms).await?;
-        // With a shared database the lease comes first, so no other server changes the
-        // game after it is read.
-        if !self.store.acquire(id).await? {
-            return Err(AppError::Busy(format!(
-                "game {id} is being served by another server; try again"
-            )));
-        }
-        let stored = match self.store.load_game(id.to_string()).await {
-            Ok(Some(g)) => g,
-            other => {
-                let _ = self.store.release(id).await;
-                other?;
-                return Err(AppError::NotFound(format!("no game '{id}'")));
+            let underway = self.loading().get(id).cloned();
+            if let Some(mut done) = underway {
+                drop(rooms);
+                // Wakes when that load ends, whichever way; then look again.
+                let _ = done.changed().await;
+                continue;
             }
-        };
-        let h = room::spawn(
-            stored,
-            self.store.clone(),
-            self.cpu.clone(),
-            self.guesses.clone(),
-            self.presence.clone(),
-            self.tables_done.clone(),
-        )?;
-        rooms.insert(id.to_string(), h.clone());
-        Ok(h)
+            self.make_way(&mut rooms).await?;
+            // With a shared database the lease comes first, so no other server changes
+            // the game after it is read.
+            if !self.store.acquire(id).await? {
+                return Err(AppError::Busy(format!(
+                    "game {id} is being served by another server; try again"
+                )));
+            }
+            let guard = Loading::start(&self.loading, id);
+            drop(rooms);
+            let stored = self.store.load_game(id.to_string()).await;
+            let mut rooms = self.rooms.lock().await;
+            drop(guard);
+            let stored = match stored {
+                Ok(Some(g)) => g,
+                other => {
+                    let _ = self.store.release(id).await;
+                    other?;
+                    return Err(AppError::NotFound(format!("no game '{id}'")));
+                }
+            };
+            let h = room::spawn(
+                stored,
+                self.store.clone(),
+                self.cpu.clone(),
+                self.guesses.clone(),
+                self.presence.clone(),
+                self.tables_done.clone(),
+            )?;
+            rooms.insert(id.to_string(), h.clone());
+            return Ok(h);
+        }
+    }
+
+    fn loading(&self) -> std::sync::MutexGuard<'_, HashMap<String, watch::Receiver<()>>> {
+        self.loading.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Makes sure one more room fits: at the limit, rooms nobody uses leave memory at
     /// once (they come back on demand).
     async fn make_way(&self, rooms: &mut HashMap<String, RoomHandle>) -> Result<(), AppError> {
-        if rooms.len() >= self.limits.max_rooms {
+        let full = |rooms: &HashMap<String, RoomHandle>| {
+            rooms.len() + self.loading().len() >= self.limits.max_rooms
+        };
+        if full(rooms) {
             rooms.retain(|_, h| !h.is_closed());
         }
-        if rooms.len() >= self.limits.max_rooms {
+        if full(rooms) {
             Self::evict(&self.store, rooms, Duration::ZERO).await;
         }
-        if rooms.len() >= self.limits.max_rooms {
+        if full(rooms) {
             return Err(AppError::Busy(
                 "too many games are live; try again later".into(),
             ));
@@ -472,16 +513,46 @@ impl Hub {
     }
 }
 
+/// A room load under way: registered while it lives, and its waiters woken when it
+/// ends, also when the loading request is dropped half-way (a client that went away).
+struct Loading<'a> {
+    map: &'a std::sync::Mutex<HashMap<String, watch::Receiver<()>>>,
+    id: String,
+    _done: watch::Sender<()>,
+}
+
+impl<'a> Loading<'a> {
+    fn start(map: &'a std::sync::Mutex<HashMap<String, watch::Receiver<()>>>, id: &str) -> Self {
+        let (done, waiting) = watch::channel(());
+        map.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.to_string(), waiting);
+        Loading {
+            map,
+            id: id.to_string(),
+            _done: done,
+        }
+    }
+}
+
+impl Drop for Loading<'_> {
+    fn drop(&mut self) {
+        // Removed before the sender goes (fields drop after this), so a woken waiter
+        // does not find it again.
+        self.map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.id);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::seats::{new_game_id, Seat, SeatKind};
 
-    #[tokio::test]
-    async fn idle_rooms_leave_memory_and_come_back_on_demand() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        let hub = Hub::new(store.clone(), Limits::default());
+    /// Stores a running Duo game between two people and answers its id.
+    async fn stored_game(store: &Store) -> String {
         let id = new_game_id();
         let me = Seat::new(SeatKind::Me, None);
         store
@@ -497,6 +568,15 @@ mod tests {
             })
             .await
             .unwrap();
+        id
+    }
+
+    #[tokio::test]
+    async fn idle_rooms_leave_memory_and_come_back_on_demand() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let hub = Hub::new(store.clone(), Limits::default());
+        let id = stored_game(&store).await;
         hub.room(&id).await.unwrap();
         assert_eq!(hub.live_rooms().await, 1);
         // Recently used rooms stay.
@@ -510,6 +590,44 @@ mod tests {
         assert_eq!(state.legal.unwrap().0.len(), 414);
         assert_eq!(hub.live_rooms().await, 1);
         assert!(matches!(hub.room("nope").await, Err(AppError::NotFound(_))));
+    }
+
+    #[tokio::test]
+    async fn a_room_being_loaded_holds_up_nobody_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let hub = Hub::new(store.clone(), Limits::default());
+        let live = stored_game(&store).await;
+        let cold = stored_game(&store).await;
+        let live_room = hub.room(&live).await.unwrap();
+        // The database is busy (as under load, where a read waits for the next commit):
+        // loading the cold game's room waits for it, twice at once.
+        let (release, held) = std::sync::mpsc::channel();
+        let holding = tokio::spawn({
+            let store = store.clone();
+            async move { store.hold_database(held).await }
+        });
+        let loads: Vec<_> = (0..2)
+            .map(|_| {
+                let hub = hub.clone();
+                let cold = cold.clone();
+                tokio::spawn(async move { hub.room(&cold).await })
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        // The live room is found meanwhile (it waited for the load before).
+        let found = tokio::time::timeout(Duration::from_secs(10), hub.room(&live)).await;
+        release.send(()).unwrap();
+        let found = found.expect("a live room's lookup waited for another room's load");
+        assert!(found.unwrap().same_room(&live_room));
+        holding.await.unwrap();
+        let mut loaded = Vec::new();
+        for l in loads {
+            loaded.push(l.await.unwrap().unwrap());
+        }
+        // Both asked for the cold room and got the same one: it was loaded once.
+        assert!(loaded[0].same_room(&loaded[1]));
+        assert_eq!(hub.live_rooms().await, 2);
     }
 
     #[tokio::test]

@@ -140,6 +140,11 @@ impl RoomHandle {
         self.tx.is_closed()
     }
 
+    /// Whether both handles reach the same room task.
+    pub fn same_room(&self, other: &RoomHandle) -> bool {
+        self.tx.same_channel(&other.tx)
+    }
+
     /// Sends a message, giving it back if the room has ended.
     ///
     /// # Errors

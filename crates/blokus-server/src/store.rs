@@ -303,6 +303,21 @@ impl Store {
         on_backend!(self, load_game(id))
     }
 
+    /// Keeps the SQLite database thread busy until `release` sends (or is dropped), so
+    /// a test can hold calls in its queue. Returns once the thread has been released.
+    #[cfg(test)]
+    pub async fn hold_database(&self, release: std::sync::mpsc::Receiver<()>) {
+        let Backend::Sqlite(db) = &self.backend else {
+            panic!("only the SQLite database thread can be held");
+        };
+        db.with(move |_| {
+            let _ = release.recv();
+            Ok(())
+        })
+        .await
+        .expect("the held job runs");
+    }
+
     /// Appends the event number `ply` (0-based) and sets the game's status, whether
     /// an AI is to move and its clocks, atomically. The last move of a tournament game
     /// carries the table's result, entered in the same transaction; answers whether it

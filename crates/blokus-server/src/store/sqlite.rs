@@ -51,7 +51,7 @@ impl Sqlite {
     /// Runs `f` with the connection on the database thread, inside a transaction shared
     /// with other calls, and answers once that is committed. `f` makes writes that must
     /// be all-or-nothing in a savepoint (`c.savepoint()`), never a transaction.
-    pub(super) async fn with<T: Send + 'static>(
+    pub(crate) async fn with<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection) -> Result<T, AppError> + Send + 'static,
     ) -> Result<T, AppError> {
