@@ -3,6 +3,12 @@
 
 mod commands;
 
+/// mimalloc instead of the system allocator: the server allocates for every message
+/// (JSON, frames, states), and glibc's malloc took about a sixth of its CPU time
+/// under load (`perf`, 1,000 games flat out).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
