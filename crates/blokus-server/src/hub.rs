@@ -391,10 +391,15 @@ impl Hub {
             let stored = self.store.load_game(id.to_string()).await;
             let mut rooms = self.rooms.lock().await;
             drop(guard);
+            // A room loaded after the shutdown emptied the map would never be ended.
+            let stopping = self.is_stopping();
             let stored = match stored {
-                Ok(Some(g)) => g,
+                Ok(Some(g)) if !stopping => g,
                 other => {
                     let _ = self.store.release(id).await;
+                    if stopping {
+                        return Err(AppError::Busy("the server is stopping".into()));
+                    }
                     other?;
                     return Err(AppError::NotFound(format!("no game '{id}'")));
                 }
@@ -551,6 +556,14 @@ mod tests {
     use super::*;
     use crate::seats::{new_game_id, Seat, SeatKind};
 
+    /// A hub over a fresh SQLite store (the folder lives as long as the first value).
+    fn test_hub() -> (tempfile::TempDir, Store, Hub) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let hub = Hub::new(store.clone(), Limits::default());
+        (dir, store, hub)
+    }
+
     /// Stores a running Duo game between two people and answers its id.
     async fn stored_game(store: &Store) -> String {
         let id = new_game_id();
@@ -573,9 +586,7 @@ mod tests {
 
     #[tokio::test]
     async fn idle_rooms_leave_memory_and_come_back_on_demand() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        let hub = Hub::new(store.clone(), Limits::default());
+        let (_dir, store, hub) = test_hub();
         let id = stored_game(&store).await;
         hub.room(&id).await.unwrap();
         assert_eq!(hub.live_rooms().await, 1);
@@ -594,9 +605,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_room_being_loaded_holds_up_nobody_else() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        let hub = Hub::new(store.clone(), Limits::default());
+        let (_dir, store, hub) = test_hub();
         let live = stored_game(&store).await;
         let cold = stored_game(&store).await;
         let live_room = hub.room(&live).await.unwrap();
@@ -632,8 +641,7 @@ mod tests {
 
     #[tokio::test]
     async fn one_address_cannot_create_games_without_end() {
-        let dir = tempfile::tempdir().unwrap();
-        let hub = Hub::new(Store::open(dir.path()).unwrap(), Limits::default());
+        let (_dir, _, hub) = test_hub();
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
         for _ in 0..30 {
