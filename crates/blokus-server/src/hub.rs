@@ -158,8 +158,9 @@ pub struct Hub {
     pub limits: Limits,
     rooms: Arc<Mutex<HashMap<String, RoomHandle>>>,
     /// Rooms being loaded from the store, outside the lock of `rooms` (a read waits for
-    /// the database's next commit, and every room lookup needs that lock). Changed only
-    /// while `rooms` is locked; the receiver wakes when the load ends, either way.
+    /// the database's next commit, and every room lookup needs that lock). Entries are
+    /// added while `rooms` is locked and removed when the load ends, either way (see
+    /// [`Loading`]); the receiver then wakes.
     loading: Arc<std::sync::Mutex<HashMap<String, watch::Receiver<()>>>>,
     /// Permits for WebSocket connections.
     pub connections: Arc<Semaphore>,
