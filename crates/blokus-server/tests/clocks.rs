@@ -300,10 +300,12 @@ async fn waiting_for_the_cpu_does_not_count_against_the_ai() {
     };
     let server = TestServer::start_with(dir.path(), limits);
     // Games of four level-9 AIs (40,000 simulations a move) keep the queue full: the
-    // slot is fair, so the new AI waits behind one move of each (six, so that even a
-    // fast machine makes it wait longer than its whole second).
+    // slot is fair, so the new AI waits behind one move of each. A first move takes
+    // about 0.2 s on an idle 2-core machine (six games once made it wait only 1.13 s),
+    // so sixteen make it wait about three seconds, longer than its whole second even
+    // on a machine twice as fast.
     let mut hogs = Vec::new();
-    for _ in 0..6 {
+    for _ in 0..16 {
         let ai = json!({"kind": "ai", "level": 9});
         let body = json!({"variant": "classic", "seats": [ai, ai, ai, ai]});
         let (id, _) = create_game(&server, body).await;
