@@ -652,10 +652,7 @@ mod tests {
             playouts.mark_local(&ctx, &pos, c.index(), true);
             let value = |m: Move| {
                 let cells = rules.table().info(m).cells();
-                let v: u32 = cells
-                    .iter()
-                    .map(|k| u32::from(playouts.local[k.index()]))
-                    .sum();
+                let v = local_value(&playouts.local, cells);
                 (cells.len() >= min, v.min(LOCAL_CAP))
             };
             let best = pos
