@@ -2,8 +2,8 @@
 //! moves of game records, and reports how well it predicts held-out moves next to the
 //! hand-made prior of the tree search.
 //!
-//! `cargo run --release -p blokus-ai --example train_policy -- [--drop F,...] FAMILY OUT.txt
-//! GAMES.blksgf...`
+//! `cargo run --release -p blokus-ai --example train_policy -- [--drop F,...]
+//! [--reference-side] FAMILY OUT.txt GAMES.blksgf...`
 //!
 //! `--drop` leaves features out (their weights stay 0), to measure what they add.
 //! FAMILY is `duo`, `classic` or `trigon` (only games of that family are used); every
@@ -40,6 +40,13 @@ fn main() {
         }
         args.drain(1..3);
     }
+    // With `--reference-side`, each GAMES.blksgf is a sparring record of `scripts/spar.sh`
+    // and only the reference engine's placements are samples: its GAMES.dat (the match
+    // tool's table) tells per game which seat we played.
+    let reference_side = args.get(1).map(String::as_str) == Some("--reference-side");
+    if reference_side {
+        args.remove(1);
+    }
     let family = match args.get(1).map(String::as_str) {
         Some("duo") => PolicyFamily::Duo,
         Some("classic") => PolicyFamily::Classic,
@@ -52,7 +59,22 @@ fn main() {
     for file in &args[3..] {
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
         let trees = sgf::parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
-        for tree in &trees {
+        // By game number (the table's first column, the record's order): whether we,
+        // not the reference, played first (its fourth column, 0).
+        let mut ours_first = std::collections::HashMap::<usize, bool>::new();
+        if reference_side {
+            let dat = file.trim_end_matches(".blksgf").to_string() + ".dat";
+            let table = std::fs::read_to_string(&dat).unwrap_or_else(|e| panic!("{dat}: {e}"));
+            for line in table.lines().filter(|l| !l.starts_with('#')) {
+                let cols: Vec<&str> = line.split_whitespace().collect();
+                if let (Some(Ok(game)), Some(&seat)) =
+                    (cols.first().map(|g| g.parse()), cols.get(3))
+                {
+                    ours_first.insert(game, seat == "0");
+                }
+            }
+        }
+        for (index, tree) in trees.iter().enumerate() {
             let game = match blksgf::from_tree(tree) {
                 Ok(g) => g,
                 Err(e) => {
@@ -80,6 +102,15 @@ fn main() {
                 let pos = game.position_at(i).expect("position before each event");
                 if pos.to_move() != colour {
                     continue;
+                }
+                if reference_side {
+                    let Some(&first) = ours_first.get(&index) else {
+                        continue;
+                    };
+                    let player = pos.player_of(&ctx.rules, colour).index();
+                    if (player == 0) == first {
+                        continue;
+                    }
                 }
                 let legal = pos.legal_moves(&ctx.rules, colour);
                 if legal.len() < 2 {
@@ -120,10 +151,15 @@ fn main() {
         test.hand[i] / t
     });
     let header = format!(
-        "# Learnt move policy for the {} family: {} games, {} positions (train_policy).\n",
+        "# Learnt move policy for the {} family: {} games, {} positions{} (train_policy).\n",
         family.name(),
         games,
-        train.samples.positions.len() + test.samples.positions.len()
+        train.samples.positions.len() + test.samples.positions.len(),
+        if reference_side {
+            ", the reference engine's placements"
+        } else {
+            ""
+        }
     );
     std::fs::write(out, header + &w.to_text()).expect("write the weights");
 }
