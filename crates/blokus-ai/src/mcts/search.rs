@@ -799,22 +799,27 @@ mod tests {
     /// policy. Duo's openings are too close for the search to tell apart (all within
     /// 0.015 after 100,000 simulations), and with the wide UCT look the move played was
     /// whichever got lucky, at times one the policy ranks below its 60th; now the
-    /// simulations follow the policy, and the move played is one of its ten favourites.
+    /// simulations follow the policy: the move played is one of its fifteen favourites
+    /// (of 315), and for most seeds one of its three.
     #[test]
     fn the_opening_follows_the_policy() {
         let rules = Rules::by_name("duo").unwrap();
         let ctx = Context::new(&rules);
         let game = Game::new(rules.clone());
+        let mut ranks = Vec::new();
         for seed in 0..9 {
             let s = searched(&ctx, &game, seed, 2_000);
             let kids: Vec<&Node> = s.root_children().collect();
             let played = kids.iter().max_by_key(|c| c.n).unwrap();
-            let better = kids.iter().filter(|c| c.p > played.p).count();
-            assert!(
-                better < 10,
-                "seed {seed}: the policy's choice number {}",
-                better + 1
-            );
+            ranks.push(1 + kids.iter().filter(|c| c.p > played.p).count());
         }
+        assert!(
+            ranks.iter().all(|&r| r <= 15),
+            "the policy's choices {ranks:?}"
+        );
+        assert!(
+            ranks.iter().filter(|&&r| r <= 3).count() > ranks.len() / 2,
+            "the policy's choices {ranks:?}"
+        );
     }
 }
