@@ -59,9 +59,9 @@ fn main() {
     for file in &args[3..] {
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
         let trees = sgf::parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
-        // By game number (the table's first column, the record's order): whether we,
-        // not the reference, played first (its fourth column, 0).
-        let mut ours_first = std::collections::HashMap::<usize, bool>::new();
+        // By game number (the table's first column, the record's order): the reference's
+        // player, the second if we played first (the fourth column, 0) and else the first.
+        let mut reference_player = std::collections::HashMap::<usize, usize>::new();
         if reference_side {
             let dat = file.trim_end_matches(".blksgf").to_string() + ".dat";
             let table = std::fs::read_to_string(&dat).unwrap_or_else(|e| panic!("{dat}: {e}"));
@@ -70,11 +70,17 @@ fn main() {
                 if let (Some(Ok(game)), Some(&seat)) =
                     (cols.first().map(|g| g.parse()), cols.get(3))
                 {
-                    ours_first.insert(game, seat == "0");
+                    reference_player.insert(game, usize::from(seat == "0"));
                 }
             }
         }
         for (index, tree) in trees.iter().enumerate() {
+            // The player whose placements are samples (`None`: every player's).
+            let learnt = match reference_player.get(&index) {
+                Some(&p) => Some(p),
+                None if reference_side => continue,
+                None => None,
+            };
             let game = match blksgf::from_tree(tree) {
                 Ok(g) => g,
                 Err(e) => {
@@ -103,14 +109,8 @@ fn main() {
                 if pos.to_move() != colour {
                     continue;
                 }
-                if reference_side {
-                    let Some(&first) = ours_first.get(&index) else {
-                        continue;
-                    };
-                    let player = pos.player_of(&ctx.rules, colour).index();
-                    if (player == 0) == first {
-                        continue;
-                    }
+                if learnt.is_some_and(|p| pos.player_of(&ctx.rules, colour).index() != p) {
+                    continue;
                 }
                 let legal = pos.legal_moves(&ctx.rules, colour);
                 if legal.len() < 2 {
