@@ -3,16 +3,18 @@
 //! hand-made prior of the tree search.
 //!
 //! `cargo run --release -p blokus-ai --example train_policy -- [--drop F,...]
-//! [--reference-side] FAMILY OUT.txt GAMES.blksgf...`
+//! [--compare WEIGHTS.txt] [--reference-side] FAMILY OUT.txt GAMES.blksgf...`
 //!
 //! `--drop` leaves features out (their weights stay 0), to measure what they add.
+//! `--compare` also reports how another weight file (say the shipped one) predicts the
+//! same held-out moves.
 //! FAMILY is `duo`, `classic` or `trigon` (only games of that family are used); every
 //! placement of every game is a sample: the position before it, all legal moves of the
 //! colour to move, and the one played. One game in ten is held out. The fit maximises
 //! the log-likelihood of the played moves under a softmax over the moves' feature
 //! vectors (full-batch gradient ascent with Adam, a small L2 penalty).
 use blokus_ai::policy::training::{fit, log_likelihood, Samples};
-use blokus_ai::policy::{PolicyFamily, PolicyFeatures, FEATURES};
+use blokus_ai::policy::{PolicyFamily, PolicyFeatures, Weights, FEATURES};
 use blokus_ai::{Context, MoveScorer};
 use blokus_core::record::{blksgf, sgf};
 use blokus_core::GameEvent;
@@ -27,7 +29,8 @@ struct Data {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().collect();
-    let usage = "usage: train_policy [--drop F,...] duo|classic|trigon OUT.txt GAMES.blksgf...";
+    let usage = "usage: train_policy [--drop F,...] [--compare WEIGHTS.txt] [--reference-side] \
+                 duo|classic|trigon OUT.txt GAMES.blksgf...";
     let mut dropped = Vec::new();
     if args.get(1).map(String::as_str) == Some("--drop") {
         let names = args.get(2).expect(usage).clone();
@@ -38,6 +41,14 @@ fn main() {
                 .unwrap_or_else(|| panic!("unknown feature '{name}' (known: {FEATURES:?})"));
             dropped.push(i);
         }
+        args.drain(1..3);
+    }
+    let mut compare = None;
+    if args.get(1).map(String::as_str) == Some("--compare") {
+        let file = args.get(2).expect(usage).clone();
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let w = Weights::parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        compare = Some((file, w));
         args.drain(1..3);
     }
     // With `--reference-side`, each GAMES.blksgf is a sparring record of `scripts/spar.sh`
@@ -146,6 +157,9 @@ fn main() {
     });
     let s = &test.samples;
     report("learnt policy", s, |i| w.log_gamma(&s.x[i]));
+    if let Some((file, c)) = &compare {
+        report(file, s, |i| c.log_gamma(&s.x[i]));
+    }
     let t = best_temperature(&train);
     report(&format!("hand prior (temperature {t})"), s, |i| {
         test.hand[i] / t

@@ -9,9 +9,12 @@
 //! centre. Two more count the cells the move takes near the opponents' last placements
 //! (the attach points those placements made, and the cells around them): strong players
 //! answer where the game just happened. One per piece learns which pieces strong players
-//! place first. Every feature is a count, so training fits one weight per kind of cell.
+//! place first. The last ones measure where the move lies: its distance from the centre
+//! in the early middle game, and the steps from it to the nearest opponent piece (strong
+//! players stay close to the opponent, best one cell away). Every feature is a count or a
+//! flag, so training fits one weight per kind of cell.
 
-use blokus_core::{CellSet, Colour, Move, Position, Side};
+use blokus_core::{Cell, CellSet, Colour, Geometry, Move, Position, Side};
 
 use crate::context::Context;
 use crate::features::MoveScorer;
@@ -91,6 +94,10 @@ pub const FEATURES: [&str; NUM_FEATURES] = [
     "piece_19",
     "piece_20",
     "piece_21",
+    "centre_early",
+    "opponent_distance",
+    "opponent_distance_1",
+    "opponent_distance_2",
 ];
 
 /// The first of the per-piece features (`piece_N`: the move places the piece with index
@@ -100,8 +107,16 @@ const PIECE_FEATURES: usize = 24;
 /// Most pieces in a set of the trained families (Trigon's 22).
 const MAX_PIECES: usize = 22;
 
+/// `centre_early`: the move's distance from the centre after the opening, up to
+/// [`EARLY_PLACEMENTS`].
+const CENTRE_EARLY: usize = PIECE_FEATURES + MAX_PIECES;
+
+/// `opponent_distance`: the steps from the move to the nearest opponent piece (capped),
+/// followed by the flags `opponent_distance_1` and `_2` for one and two steps.
+const OPPONENT_DISTANCE: usize = CENTRE_EARLY + 1;
+
 /// Number of features.
-pub const NUM_FEATURES: usize = PIECE_FEATURES + MAX_PIECES;
+pub const NUM_FEATURES: usize = OPPONENT_DISTANCE + 3;
 
 /// A feature vector.
 pub type FeatureVec = [f32; NUM_FEATURES];
@@ -229,6 +244,47 @@ impl Weights {
 /// Placements of the game up to which the opening's distance from the centre counts.
 const OPENING_PLACEMENTS: usize = 4;
 
+/// Placements of the game up to which the distance from the centre counts with a weight
+/// of its own (`centre_early`) after the opening.
+const EARLY_PLACEMENTS: usize = 10;
+
+/// The most steps to the nearest opponent piece that `opponent_distance` tells apart.
+const DISTANCE_CAP: u8 = 6;
+
+/// How far the game is, for the features that depend on it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// Up to [`OPENING_PLACEMENTS`] per colour.
+    Opening,
+    /// Then up to [`EARLY_PLACEMENTS`].
+    Early,
+    /// The rest.
+    Later,
+}
+
+/// Per cell of the board: the steps (edge neighbour to edge neighbour) to the nearest
+/// cell of `from`, [`DISTANCE_CAP`] for that many or more.
+fn steps_to(g: &Geometry, from: &CellSet) -> Vec<u8> {
+    let mut steps = vec![DISTANCE_CAP; g.num_cells()];
+    let mut ring: Vec<Cell> = from.iter().collect();
+    for c in &ring {
+        steps[c.index()] = 0;
+    }
+    for d in 1..DISTANCE_CAP {
+        let mut next = Vec::new();
+        for &c in &ring {
+            for &e in g.edge_neighbours(c) {
+                if steps[e.index()] > d {
+                    steps[e.index()] = d;
+                    next.push(e);
+                }
+            }
+        }
+        ring = next;
+    }
+    steps
+}
+
 /// The per-cell facts of one position for the colour to move, shared by every candidate.
 pub struct PolicyFeatures<'a> {
     ctx: &'a Context,
@@ -239,7 +295,9 @@ pub struct PolicyFeatures<'a> {
     forbidden: CellSet,
     own_attach: CellSet,
     partner: Option<Colour>,
-    opening: bool,
+    phase: Phase,
+    /// Per cell: the steps to the nearest opponent piece ([`steps_to`]).
+    opponent_steps: Vec<u8>,
     /// Opponents' attach points at the corners of their last placements.
     last_attach: CellSet,
     /// Free cells next to those corners.
@@ -328,7 +386,12 @@ impl<'a> PolicyFeatures<'a> {
             forbidden,
             own_attach,
             partner,
-            opening: pos.moves_played() < OPENING_PLACEMENTS * ctx.num_colours,
+            phase: match pos.moves_played() / ctx.num_colours {
+                k if k < OPENING_PLACEMENTS => Phase::Opening,
+                k if k < EARLY_PLACEMENTS => Phase::Early,
+                _ => Phase::Later,
+            },
+            opponent_steps: steps_to(g, &opp_cells),
             last_attach,
             last_near,
         }
@@ -396,11 +459,25 @@ impl<'a> PolicyFeatures<'a> {
         if piece < MAX_PIECES {
             x[PIECE_FEATURES + piece] = 1.0;
         }
-        if self.opening {
-            x[20] = cells
+        let centre = || {
+            cells
                 .iter()
                 .map(|c| self.ctx.centre_dist[c.index()])
-                .fold(f32::MAX, f32::min);
+                .fold(f32::MAX, f32::min)
+        };
+        match self.phase {
+            Phase::Opening => x[20] = centre(),
+            Phase::Early => x[CENTRE_EARLY] = centre(),
+            Phase::Later => {}
+        }
+        let steps = cells
+            .iter()
+            .map(|c| self.opponent_steps[c.index()])
+            .min()
+            .unwrap_or(DISTANCE_CAP);
+        x[OPPONENT_DISTANCE] = f32::from(steps);
+        if let 1 | 2 = steps {
+            x[OPPONENT_DISTANCE + usize::from(steps)] = 1.0;
         }
         if self.partner.is_some() && x[4] > 0.0 {
             x[21] = 1.0;
@@ -594,9 +671,96 @@ mod tests {
             assert_eq!(x[1] + x[4] + x[21], 0.0);
             // One piece, and no last placements given.
             assert_eq!(x[PIECE_FEATURES + t.piece_of(m)], 1.0);
-            assert_eq!(x[PIECE_FEATURES..].iter().sum::<f32>(), 1.0);
+            assert_eq!(x[PIECE_FEATURES..CENTRE_EARLY].iter().sum::<f32>(), 1.0);
             assert_eq!(x[22] + x[23], 0.0);
         }
+    }
+
+    #[test]
+    fn the_distance_to_the_opponent_is_the_steps_from_the_nearest_cell() {
+        let rules = Rules::by_name("duo").unwrap();
+        let ctx = Context::new(&rules);
+        let mut game = blokus_core::Game::new(rules);
+        game.play_text("f9,e10,f10,g10,f11").unwrap();
+        let orange = game.play_text("j5,i6,j6,k6,j7").unwrap();
+        let pos = game.position();
+        let scorer = MoveScorer::new(&ctx, pos);
+        let pf = PolicyFeatures::new(&ctx, pos, &scorer, &[]);
+        let t = ctx.rules.table();
+        let g = t.geometry();
+        let xy = |c: Cell| {
+            let (x, y) = g.xy(c);
+            (x as i32, y as i32)
+        };
+        let orange: Vec<(i32, i32)> = t.info(orange).cells().iter().map(|&c| xy(c)).collect();
+        let mut seen = [0; 7];
+        for m in game.legal_moves() {
+            let x = pf.features(m);
+            // On a square board the steps are the Manhattan distance.
+            let steps = t
+                .info(m)
+                .cells()
+                .iter()
+                .flat_map(|&c| {
+                    let (x, y) = xy(c);
+                    orange
+                        .iter()
+                        .map(move |&(ox, oy)| (x - ox).abs() + (y - oy).abs())
+                })
+                .min()
+                .unwrap()
+                .min(i32::from(DISTANCE_CAP));
+            assert_eq!(
+                x[OPPONENT_DISTANCE],
+                steps as f32,
+                "{}",
+                blokus_core::notation::format_move(t, m)
+            );
+            assert_eq!(x[OPPONENT_DISTANCE + 1], f32::from(u8::from(steps == 1)));
+            assert_eq!(x[OPPONENT_DISTANCE + 2], f32::from(u8::from(steps == 2)));
+            seen[steps as usize] += 1;
+        }
+        // Purple's moves reach from next to Orange out to the cap.
+        assert!(seen[1] > 0 && seen[2] > 0 && seen[6] > 0, "{seen:?}");
+    }
+
+    #[test]
+    fn the_centre_counts_in_the_opening_and_with_its_own_weight_until_the_middle_game() {
+        let rules = Rules::by_name("duo").unwrap();
+        let ctx = Context::new(&rules);
+        let mut game = blokus_core::Game::new(rules);
+        let centre_weights = |game: &blokus_core::Game| {
+            let pos = game.position();
+            let scorer = MoveScorer::new(&ctx, pos);
+            let pf = PolicyFeatures::new(&ctx, pos, &scorer, &[]);
+            let x: Vec<FeatureVec> = game
+                .legal_moves()
+                .into_iter()
+                .map(|m| pf.features(m))
+                .collect();
+            let sum = |i: usize| x.iter().map(|x| x[i]).sum::<f32>();
+            (sum(20) > 0.0, sum(CENTRE_EARLY) > 0.0)
+        };
+        let mut seen = Vec::new();
+        while game.position().moves_played() < 2 * EARLY_PLACEMENTS + 2 {
+            seen.push(centre_weights(&game));
+            let m = game.legal_moves()[0];
+            game.play(m).unwrap();
+        }
+        let opening = 2 * OPENING_PLACEMENTS;
+        let early = 2 * EARLY_PLACEMENTS;
+        assert!(
+            seen[..opening].iter().all(|&s| s == (true, false)),
+            "{seen:?}"
+        );
+        assert!(
+            seen[opening..early].iter().all(|&s| s == (false, true)),
+            "{seen:?}"
+        );
+        assert!(
+            seen[early..].iter().all(|&s| s == (false, false)),
+            "{seen:?}"
+        );
     }
 
     #[test]
