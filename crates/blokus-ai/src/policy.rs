@@ -11,8 +11,8 @@
 //! answer where the game just happened. One per piece learns which pieces strong players
 //! place first. The last ones measure where the move lies: its distance from the centre
 //! in the early middle game, and the steps from it to the nearest opponent piece (strong
-//! players stay close to the opponent, best one cell away). Every feature is a count or a
-//! flag, so training fits one weight per kind of cell.
+//! players stay close to the opponent, best with one free cell between). Every feature
+//! is a count or a flag, so training fits one weight per kind of cell.
 
 use blokus_core::{Cell, CellSet, Colour, Geometry, Move, Position, Side};
 
