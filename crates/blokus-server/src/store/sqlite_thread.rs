@@ -57,8 +57,12 @@ fn run(mut conn: Connection, queue: &mpsc::Receiver<Job>) {
 /// Runs the jobs in one transaction and answers them after the commit.
 fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
     let mut done: Vec<Answer> = Vec::with_capacity(batch.len());
-    // Without a transaction (BEGIN failed) each job commits by itself, as it would alone.
-    let _ = conn.execute_batch("BEGIN");
+    // IMMEDIATE takes the write lock now, waiting (busy timeout) for another connection
+    // to the file to finish: a deferred transaction that reads first fails at once when
+    // it comes to write after that connection committed (a server starting while the one
+    // before it is still going down). Without a transaction (BEGIN failed) each job
+    // commits by itself, as it would alone.
+    let _ = conn.execute_batch("BEGIN IMMEDIATE");
     for job in batch {
         let in_transaction = !conn.is_autocommit();
         // A panicking job drops its answer (its caller hears the failure); the others go
@@ -71,7 +75,7 @@ fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
             // SQLite rolled the whole transaction back (disk full, I/O error): the
             // writes of every job so far are gone, whatever they answered.
             fail(&mut done, "the database rolled back a transaction");
-            let _ = conn.execute_batch("BEGIN");
+            let _ = conn.execute_batch("BEGIN IMMEDIATE");
         }
     }
     if !conn.is_autocommit() {
@@ -213,5 +217,44 @@ mod tests {
         run_batch(&mut c, vec![insert(1, &heard), boom, insert(2, &heard)]);
         assert_eq!(rows(&c), vec![1, 2]);
         assert!(heard.lock().unwrap().iter().all(|(_, r)| r.is_ok()));
+    }
+
+    /// A job that reads, then writes while another connection to the same file writes
+    /// in between, still commits: the batch holds the write lock from its start.
+    #[test]
+    fn a_job_that_reads_then_writes_survives_another_connection_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db");
+        let open = || {
+            let c = Connection::open(&path).unwrap();
+            c.pragma_update(None, "journal_mode", "WAL").unwrap();
+            c.pragma_update(None, "busy_timeout", 5000).unwrap();
+            c
+        };
+        let mut c = open();
+        c.execute_batch("CREATE TABLE t(x INTEGER PRIMARY KEY)")
+            .unwrap();
+        let heard = Heard::default();
+        let other = Arc::new(Mutex::new(None));
+        let other_thread = other.clone();
+        let path_other = path.clone();
+        let job = recorded(1, &heard, move |c| {
+            let _: i64 = c.query_row("SELECT count(*) FROM t", [], |r| r.get(0))?;
+            // Another connection writes now (it waits for the batch if it must).
+            let t = std::thread::spawn(move || {
+                let o = Connection::open(&path_other).unwrap();
+                o.pragma_update(None, "busy_timeout", 5000).unwrap();
+                o.execute("INSERT INTO t(x) VALUES (2)", []).map(|_| ())
+            });
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            *other_thread.lock().unwrap() = Some(t);
+            c.execute("INSERT INTO t(x) VALUES (1)", []).map(|_| ())
+        });
+        run_batch(&mut c, vec![job]);
+        let t = other.lock().unwrap().take().unwrap();
+        t.join().unwrap().unwrap();
+        let heard = heard.lock().unwrap();
+        assert!(heard.iter().all(|(_, r)| r.is_ok()), "{heard:?}");
+        assert_eq!(rows(&c), vec![1, 2]);
     }
 }
