@@ -98,6 +98,31 @@ pub const FEATURES: [&str; NUM_FEATURES] = [
     "opponent_distance",
     "opponent_distance_1",
     "opponent_distance_2",
+    "piece_late_0",
+    "piece_late_1",
+    "piece_late_2",
+    "piece_late_3",
+    "piece_late_4",
+    "piece_late_5",
+    "piece_late_6",
+    "piece_late_7",
+    "piece_late_8",
+    "piece_late_9",
+    "piece_late_10",
+    "piece_late_11",
+    "piece_late_12",
+    "piece_late_13",
+    "piece_late_14",
+    "piece_late_15",
+    "piece_late_16",
+    "piece_late_17",
+    "piece_late_18",
+    "piece_late_19",
+    "piece_late_20",
+    "piece_late_21",
+    "attach_distance",
+    "attach_distance_1",
+    "attach_distance_2",
 ];
 
 /// The first of the per-piece features (`piece_N`: the move places the piece with index
@@ -115,8 +140,17 @@ const CENTRE_EARLY: usize = PIECE_FEATURES + MAX_PIECES;
 /// followed by the flags `opponent_distance_1` and `_2` for one and two steps.
 const OPPONENT_DISTANCE: usize = CENTRE_EARLY + 1;
 
+/// `piece_late_N`: as `piece_N`, from the colour's placement [`EARLY_PLACEMENTS`] on (on
+/// top of `piece_N`): which pieces are worth placing changes as the board fills.
+const PIECE_LATE: usize = OPPONENT_DISTANCE + 3;
+
+/// `attach_distance`: the steps from the move's nearest new attach point to an opponent
+/// piece (capped), followed by the flags `attach_distance_1` and `_2`: whether the move
+/// grows towards the opponent or away.
+const ATTACH_DISTANCE: usize = PIECE_LATE + MAX_PIECES;
+
 /// Number of features.
-pub const NUM_FEATURES: usize = OPPONENT_DISTANCE + 3;
+pub const NUM_FEATURES: usize = ATTACH_DISTANCE + 3;
 
 /// A feature vector.
 pub type FeatureVec = [f32; NUM_FEATURES];
@@ -433,6 +467,7 @@ impl<'a> PolicyFeatures<'a> {
         for &e in t.edge_cells(m) {
             near.insert(e);
         }
+        let mut attach_steps = DISTANCE_CAP;
         for &k in t.corner_cells(m) {
             if self.forbidden.contains(k) || self.edge[k.index()] == Edge::Opponent {
                 continue;
@@ -441,6 +476,7 @@ impl<'a> PolicyFeatures<'a> {
                 x[7] += 1.0;
                 continue;
             }
+            attach_steps = attach_steps.min(self.opponent_steps[k.index()]);
             // A new attach point: how many of its edge neighbours stay open to the colour
             // after the move (more room, more ways to use it).
             let open = g
@@ -458,6 +494,9 @@ impl<'a> PolicyFeatures<'a> {
         let piece = t.piece_of(m);
         if piece < MAX_PIECES {
             x[PIECE_FEATURES + piece] = 1.0;
+            if self.phase == Phase::Later {
+                x[PIECE_LATE + piece] = 1.0;
+            }
         }
         let centre = || {
             cells
@@ -478,6 +517,10 @@ impl<'a> PolicyFeatures<'a> {
         x[OPPONENT_DISTANCE] = f32::from(steps);
         if let 1 | 2 = steps {
             x[OPPONENT_DISTANCE + usize::from(steps)] = 1.0;
+        }
+        x[ATTACH_DISTANCE] = f32::from(attach_steps);
+        if let 1 | 2 = attach_steps {
+            x[ATTACH_DISTANCE + usize::from(attach_steps)] = 1.0;
         }
         if self.partner.is_some() && x[4] > 0.0 {
             x[21] = 1.0;
@@ -676,49 +719,53 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_distance_to_the_opponent_is_the_steps_from_the_nearest_cell() {
+    /// Duo after an X opening by each colour: the context, the game, and Orange's cells.
+    fn after_two_openings() -> (Context, blokus_core::Game, Vec<(i32, i32)>) {
         let rules = Rules::by_name("duo").unwrap();
         let ctx = Context::new(&rules);
         let mut game = blokus_core::Game::new(rules);
         game.play_text("f9,e10,f10,g10,f11").unwrap();
         let orange = game.play_text("j5,i6,j6,k6,j7").unwrap();
+        let t = ctx.rules.table();
+        let orange = t.info(orange).cells().iter().map(|&c| xy(t.geometry(), c));
+        let orange = orange.collect();
+        (ctx, game, orange)
+    }
+
+    fn xy(g: &Geometry, c: Cell) -> (i32, i32) {
+        let (x, y) = g.xy(c);
+        (x as i32, y as i32)
+    }
+
+    /// The fewest steps from `cells` to `to` on a square board (the Manhattan distance),
+    /// capped at [`DISTANCE_CAP`] (also when `cells` is empty).
+    fn square_steps(cells: impl Iterator<Item = (i32, i32)>, to: &[(i32, i32)]) -> u8 {
+        cells
+            .flat_map(|(x, y)| {
+                to.iter()
+                    .map(move |&(ox, oy)| (x - ox).abs() + (y - oy).abs())
+            })
+            .min()
+            .map_or(DISTANCE_CAP, |s| s.min(i32::from(DISTANCE_CAP)) as u8)
+    }
+
+    #[test]
+    fn the_distance_to_the_opponent_is_the_steps_from_the_nearest_cell() {
+        let (ctx, game, orange) = after_two_openings();
         let pos = game.position();
         let scorer = MoveScorer::new(&ctx, pos);
         let pf = PolicyFeatures::new(&ctx, pos, &scorer, &[]);
         let t = ctx.rules.table();
-        let g = t.geometry();
-        let xy = |c: Cell| {
-            let (x, y) = g.xy(c);
-            (x as i32, y as i32)
-        };
-        let orange: Vec<(i32, i32)> = t.info(orange).cells().iter().map(|&c| xy(c)).collect();
         let mut seen = [0; 7];
         for m in game.legal_moves() {
             let x = pf.features(m);
-            // On a square board the steps are the Manhattan distance.
-            let steps = t
-                .info(m)
-                .cells()
-                .iter()
-                .flat_map(|&c| {
-                    let (x, y) = xy(c);
-                    orange
-                        .iter()
-                        .map(move |&(ox, oy)| (x - ox).abs() + (y - oy).abs())
-                })
-                .min()
-                .unwrap()
-                .min(i32::from(DISTANCE_CAP));
-            assert_eq!(
-                x[OPPONENT_DISTANCE],
-                steps as f32,
-                "{}",
-                blokus_core::notation::format_move(t, m)
-            );
+            let cells = t.info(m).cells().iter().map(|&c| xy(t.geometry(), c));
+            let steps = square_steps(cells, &orange);
+            let name = blokus_core::notation::format_move(t, m);
+            assert_eq!(x[OPPONENT_DISTANCE], f32::from(steps), "{name}");
             assert_eq!(x[OPPONENT_DISTANCE + 1], f32::from(u8::from(steps == 1)));
             assert_eq!(x[OPPONENT_DISTANCE + 2], f32::from(u8::from(steps == 2)));
-            seen[steps as usize] += 1;
+            seen[usize::from(steps)] += 1;
         }
         // Purple's moves reach from next to Orange out to the cap.
         assert!(seen[1] > 0 && seen[2] > 0 && seen[6] > 0, "{seen:?}");
@@ -761,6 +808,56 @@ mod tests {
             seen[early..].iter().all(|&s| s == (false, false)),
             "{seen:?}"
         );
+    }
+
+    #[test]
+    fn a_late_piece_feature_repeats_the_piece_from_the_later_game_on() {
+        let rules = Rules::by_name("duo").unwrap();
+        let ctx = Context::new(&rules);
+        let t = ctx.rules.table();
+        let mut game = blokus_core::Game::new(rules);
+        while game.position().moves_played() < 2 * EARLY_PLACEMENTS + 4 {
+            let pos = game.position();
+            let later = pos.moves_played() / 2 >= EARLY_PLACEMENTS;
+            let scorer = MoveScorer::new(&ctx, pos);
+            let pf = PolicyFeatures::new(&ctx, pos, &scorer, &[]);
+            let moves = game.legal_moves();
+            for &m in &moves {
+                let x = pf.features(m);
+                let late = &x[PIECE_LATE..PIECE_LATE + MAX_PIECES];
+                let expected = f32::from(u8::from(later));
+                assert_eq!(late[t.piece_of(m)], expected, "{}", pos.moves_played());
+                assert_eq!(late.iter().sum::<f32>(), expected);
+            }
+            game.play(moves[0]).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_attach_distance_is_the_steps_from_the_nearest_new_attach_point() {
+        let (ctx, game, orange) = after_two_openings();
+        let pos = game.position();
+        let scorer = MoveScorer::new(&ctx, pos);
+        let pf = PolicyFeatures::new(&ctx, pos, &scorer, &[]);
+        let t = ctx.rules.table();
+        let purple = pos.to_move();
+        let before = pos.attach_points(&ctx.rules, purple);
+        let mut seen = [0; 7];
+        for m in game.legal_moves() {
+            let mut after = pos.clone();
+            after.play(&ctx.rules, m);
+            // The attach points the move makes.
+            let fresh = after.attach_points(&ctx.rules, purple).difference(&before);
+            let steps = square_steps(fresh.iter().map(|c| xy(t.geometry(), c)), &orange);
+            let x = pf.features(m);
+            let name = blokus_core::notation::format_move(t, m);
+            assert_eq!(x[ATTACH_DISTANCE], f32::from(steps), "{name}");
+            assert_eq!(x[ATTACH_DISTANCE + 1], f32::from(u8::from(steps == 1)));
+            assert_eq!(x[ATTACH_DISTANCE + 2], f32::from(u8::from(steps == 2)));
+            seen[usize::from(steps)] += 1;
+        }
+        // Purple's moves grow from next to Orange out to the cap.
+        assert!(seen[1] > 0 && seen[2] > 0 && seen[6] > 0, "{seen:?}");
     }
 
     #[test]
