@@ -9,10 +9,12 @@
 //! centre. Two more count the cells the move takes near the opponents' last placements
 //! (the attach points those placements made, and the cells around them): strong players
 //! answer where the game just happened. One per piece learns which pieces strong players
-//! place first. The last ones measure where the move lies: its distance from the centre
-//! in the early middle game, and the steps from it to the nearest opponent piece (strong
-//! players stay close to the opponent, best with one free cell between). Every feature
-//! is a count or a flag, so training fits one weight per kind of cell.
+//! place first, and a second one per piece, from a colour's tenth placement on, which
+//! they keep for late. The last ones measure where the move lies: its distance from the
+//! centre in the early middle game, the steps from it to the nearest opponent piece
+//! (strong players stay close to the opponent, best with one free cell between), and the
+//! steps from its nearest new attach point (which way it grows). Every feature is a count
+//! or a flag, so training fits one weight per kind of cell.
 
 use blokus_core::{Cell, CellSet, Colour, Geometry, Move, Position, Side};
 
@@ -296,6 +298,14 @@ enum Phase {
     Later,
 }
 
+/// Writes a distance feature at `at`: the steps, then a flag each for 1 and for 2 steps.
+fn put_steps(x: &mut FeatureVec, at: usize, steps: u8) {
+    x[at] = f32::from(steps);
+    if let 1 | 2 = steps {
+        x[at + usize::from(steps)] = 1.0;
+    }
+}
+
 /// Per cell of the board: the steps (edge neighbour to edge neighbour) to the nearest
 /// cell of `from`, [`DISTANCE_CAP`] for that many or more.
 fn steps_to(g: &Geometry, from: &CellSet) -> Vec<u8> {
@@ -514,14 +524,8 @@ impl<'a> PolicyFeatures<'a> {
             .map(|c| self.opponent_steps[c.index()])
             .min()
             .unwrap_or(DISTANCE_CAP);
-        x[OPPONENT_DISTANCE] = f32::from(steps);
-        if let 1 | 2 = steps {
-            x[OPPONENT_DISTANCE + usize::from(steps)] = 1.0;
-        }
-        x[ATTACH_DISTANCE] = f32::from(attach_steps);
-        if let 1 | 2 = attach_steps {
-            x[ATTACH_DISTANCE + usize::from(attach_steps)] = 1.0;
-        }
+        put_steps(&mut x, OPPONENT_DISTANCE, steps);
+        put_steps(&mut x, ATTACH_DISTANCE, attach_steps);
         if self.partner.is_some() && x[4] > 0.0 {
             x[21] = 1.0;
         }

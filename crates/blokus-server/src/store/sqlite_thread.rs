@@ -54,6 +54,10 @@ fn run(mut conn: Connection, queue: &mpsc::Receiver<Job>) {
     }
 }
 
+/// How a batch's transaction begins: IMMEDIATE takes the write lock at once (see
+/// [`run_batch`]).
+const BEGIN: &str = "BEGIN IMMEDIATE";
+
 /// Runs the jobs in one transaction and answers them after the commit.
 fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
     let mut done: Vec<Answer> = Vec::with_capacity(batch.len());
@@ -62,7 +66,7 @@ fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
     // it comes to write after that connection committed (a server starting while the one
     // before it is still going down). Without a transaction (BEGIN failed) each job
     // commits by itself, as it would alone.
-    let _ = conn.execute_batch("BEGIN IMMEDIATE");
+    let _ = conn.execute_batch(BEGIN);
     for job in batch {
         let in_transaction = !conn.is_autocommit();
         // A panicking job drops its answer (its caller hears the failure); the others go
@@ -75,7 +79,7 @@ fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
             // SQLite rolled the whole transaction back (disk full, I/O error): the
             // writes of every job so far are gone, whatever they answered.
             fail(&mut done, "the database rolled back a transaction");
-            let _ = conn.execute_batch("BEGIN IMMEDIATE");
+            let _ = conn.execute_batch(BEGIN);
         }
     }
     if !conn.is_autocommit() {
