@@ -14,6 +14,7 @@
 pub mod analysis;
 mod context;
 pub mod cube;
+pub mod endgame;
 mod features;
 mod greedy;
 pub mod mcts;

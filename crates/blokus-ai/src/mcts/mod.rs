@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use blokus_core::{Game, Move, PieChoice};
+use blokus_core::{Colour, Game, Move, PieChoice};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -19,6 +19,7 @@ pub use search::{Params, PriorSpread};
 use tree::{PIE_KEEP, PIE_SWAP};
 
 use crate::context::{Context, MAX_SIDES};
+use crate::endgame::{self, Outcome, Solved};
 use crate::{Budget, Decision, Player};
 
 /// Highest strength level.
@@ -310,9 +311,51 @@ impl MctsPlayer {
         out
     }
 
+    /// The exact result of the position and each move's, when the endgame search
+    /// finishes within its share of the move's budget (see
+    /// [`Params::endgame_nodes_per_simulation`]); never for the noisy level 1.
+    fn solve_endgame(&mut self, game: &Game, budget: Budget) -> Option<Solved> {
+        let p = self.params;
+        if p.endgame_nodes_per_simulation == 0 || self.noisy() {
+            return None;
+        }
+        if !endgame::applies(game.rules(), game.position()) {
+            return None;
+        }
+        let ctx = self.context(game);
+        let nodes = match self.limits(budget) {
+            (u64::MAX, time) => {
+                let seconds = time.map_or(0.0, |t| t.as_secs_f64());
+                (seconds * p.endgame_nodes_per_second) as u64
+            }
+            (sims, _) => {
+                let sims = self
+                    .opts
+                    .schedule()
+                    .simulations(sims, &ctx, game.position());
+                sims.saturating_mul(p.endgame_nodes_per_simulation)
+            }
+        };
+        // Most positions whose colours have legal moves P in product take fewer than
+        // P²/8 positions to solve (measured on sparring games); others are not tried.
+        let pos = game.position();
+        let product = Colour::all(game.rules().num_colours())
+            .map(|c| pos.legal_moves(game.rules(), c).len().max(1) as u64)
+            .fold(1u64, u64::saturating_mul);
+        if product.saturating_mul(product) > nodes.saturating_mul(8) {
+            return None;
+        }
+        endgame::solve(game.rules(), pos, nodes)
+    }
+
+    /// Whether this player draws its move at random by visits (level 1).
+    fn noisy(&self) -> bool {
+        self.opts.level <= 1 && self.opts.simulations.is_none() && self.opts.seconds.is_none()
+    }
+
     /// The action to play from aggregated root statistics.
     fn choose(&mut self, stats: &[RootStat]) -> u32 {
-        if self.opts.level <= 1 && self.opts.simulations.is_none() && self.opts.seconds.is_none() {
+        if self.noisy() {
             // Level 1 plays noisily: a draw weighted by visits plus prior.
             let weights: Vec<f64> = stats
                 .iter()
@@ -346,12 +389,36 @@ impl Player for MctsPlayer {
     }
 
     fn decide(&mut self, game: &Game, budget: Budget) -> Decision {
+        let solved = self.solve_endgame(game, budget);
+        if let Some(s) = solved.as_ref().filter(|s| s.outcome == Outcome::Win) {
+            let m = s.best[0];
+            self.last_stats = SearchStats {
+                simulations: 0,
+                seconds: 0.0,
+                value: 1.0,
+            };
+            return Decision::Place(m);
+        }
         let stats = self.search(game, budget);
-        let action = self.choose(&stats);
-        let chosen = stats
-            .iter()
-            .find(|s| s.action == action)
-            .expect("chosen child");
+        let action = match &solved {
+            // Whichever drawing move the search likes best (the opponent may still err).
+            Some(s) if s.outcome == Outcome::Draw => {
+                let drawing: Vec<RootStat> = stats
+                    .iter()
+                    .filter(|st| s.best.iter().any(|m| m.index() as u32 == st.action))
+                    .copied()
+                    .collect();
+                match best_stat(&drawing) {
+                    Some(st) => st.action,
+                    None => s.best[0].index() as u32,
+                }
+            }
+            _ => self.choose(&stats),
+        };
+        let Some(chosen) = stats.iter().find(|s| s.action == action) else {
+            // A drawing move the search never listed.
+            return Decision::Place(Move::new(action as usize));
+        };
         let value = chosen.mean(chosen.side);
         self.last_stats.value = value;
         let rules = game.rules();
@@ -360,6 +427,7 @@ impl Player for MctsPlayer {
         let p = self.params;
         if self.opts.resign
             && two_player
+            && solved.is_none_or(|s| s.outcome == Outcome::Loss)
             && chosen.visits >= p.resign_min_visits
             && value < p.resign_value
         {
@@ -447,5 +515,50 @@ mod tests {
             Decision::Place(game.legal_moves()[0])
         );
         assert!(p.last_stats().simulations <= 16, "{:?}", p.last_stats());
+    }
+
+    /// Positions a few placements before the end of random Duo games where the exact
+    /// result is `outcome` and some move falls short of it.
+    fn endgames(outcome: Outcome) -> Vec<(Game, Solved)> {
+        let mut found = Vec::new();
+        for seed in 0..400 {
+            let full = crate::endgame::tests::random_game("duo", seed);
+            for back in [4, 6] {
+                let mut game = full.clone();
+                let n = game.events().len();
+                blokus_core::record::rewind_to_move(&mut game, n - back);
+                // Within the budget the player below gives the search (2,000 x 10).
+                let Some(s) = endgame::solve(game.rules(), game.position(), 20_000) else {
+                    continue;
+                };
+                let moves = game.legal_moves().len();
+                if s.outcome == outcome && s.best.len() < moves {
+                    found.push((game, s));
+                }
+            }
+            if found.len() >= 4 {
+                found.truncate(4);
+                break;
+            }
+        }
+        found
+    }
+
+    /// A won endgame is played by a winning move, at once; a drawn one by a drawing
+    /// move, after the search (which may hope for the opponent to err).
+    #[test]
+    fn solved_endgames_keep_their_result() {
+        for (outcome, searched) in [(Outcome::Win, false), (Outcome::Draw, true)] {
+            let cases = endgames(outcome);
+            assert!(cases.len() == 4, "{outcome:?}: {} positions", cases.len());
+            for (game, solved) in cases {
+                let mut p = player(2_000, true);
+                let Decision::Place(m) = p.decide(&game, Budget::default()) else {
+                    panic!("a placement");
+                };
+                assert!(solved.best.contains(&m), "{outcome:?}: {m:?}");
+                assert_eq!(p.last_stats().simulations > 0, searched, "{outcome:?}");
+            }
+        }
     }
 }

@@ -61,6 +61,13 @@ pub struct Params {
     /// (`P` the learnt policy's probability of the child, `N` and `n` the parent's and
     /// the child's visits; 0: none). Without a learnt policy `P` is 0.
     pub puct: f32,
+    /// Exact endgame search before each move of a two-sided game: positions it may
+    /// visit per simulation of the move's budget (a position costs a few times less
+    /// than a late simulation; 0: none). A won position is played at once, a drawn one
+    /// only among the drawing moves.
+    pub endgame_nodes_per_simulation: u64,
+    /// The same for a search bounded by time alone: positions per second of it.
+    pub endgame_nodes_per_second: f64,
 }
 
 impl Params {
@@ -108,6 +115,8 @@ impl Default for Params {
             resign_min_visits: 1_000,
             good_replies: true,
             puct: 1.0,
+            endgame_nodes_per_simulation: 10,
+            endgame_nodes_per_second: 500_000.0,
         }
     }
 }
