@@ -275,21 +275,18 @@ impl Search<'_> {
             Bounds {
                 lower: lo,
                 upper: best,
-
                 best: best_move,
             }
         } else if best >= beta0 {
             Bounds {
                 lower: best,
                 upper: hi,
-
                 best: best_move,
             }
         } else {
             Bounds {
                 lower: best,
                 upper: best,
-
                 best: best_move,
             }
         };

@@ -389,12 +389,13 @@ impl Player for MctsPlayer {
     }
 
     fn decide(&mut self, game: &Game, budget: Budget) -> Decision {
+        let start = Instant::now();
         let solved = self.solve_endgame(game, budget);
         if let Some(s) = solved.as_ref().filter(|s| s.outcome == Outcome::Win) {
             let m = s.best[0];
             self.last_stats = SearchStats {
                 simulations: 0,
-                seconds: 0.0,
+                seconds: start.elapsed().as_secs_f64(),
                 value: 1.0,
             };
             return Decision::Place(m);
