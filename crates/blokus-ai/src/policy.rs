@@ -766,13 +766,19 @@ mod tests {
             let cells = t.info(m).cells().iter().map(|&c| xy(t.geometry(), c));
             let steps = square_steps(cells, &orange);
             let name = blokus_core::notation::format_move(t, m);
-            assert_eq!(x[OPPONENT_DISTANCE], f32::from(steps), "{name}");
-            assert_eq!(x[OPPONENT_DISTANCE + 1], f32::from(u8::from(steps == 1)));
-            assert_eq!(x[OPPONENT_DISTANCE + 2], f32::from(u8::from(steps == 2)));
+            assert_steps(&x, OPPONENT_DISTANCE, steps, &name);
             seen[usize::from(steps)] += 1;
         }
         // Purple's moves reach from next to Orange out to the cap.
         assert!(seen[1] > 0 && seen[2] > 0 && seen[6] > 0, "{seen:?}");
+    }
+
+    /// A distance feature at `at` holds `steps`, then its flags for 1 and 2 steps (what
+    /// `put_steps` writes).
+    fn assert_steps(x: &FeatureVec, at: usize, steps: u8, name: &str) {
+        assert_eq!(x[at], f32::from(steps), "{name}");
+        assert_eq!(x[at + 1], f32::from(u8::from(steps == 1)), "{name}");
+        assert_eq!(x[at + 2], f32::from(u8::from(steps == 2)), "{name}");
     }
 
     #[test]
@@ -855,9 +861,7 @@ mod tests {
             let steps = square_steps(fresh.iter().map(|c| xy(t.geometry(), c)), &orange);
             let x = pf.features(m);
             let name = blokus_core::notation::format_move(t, m);
-            assert_eq!(x[ATTACH_DISTANCE], f32::from(steps), "{name}");
-            assert_eq!(x[ATTACH_DISTANCE + 1], f32::from(u8::from(steps == 1)));
-            assert_eq!(x[ATTACH_DISTANCE + 2], f32::from(u8::from(steps == 2)));
+            assert_steps(&x, ATTACH_DISTANCE, steps, &name);
             seen[usize::from(steps)] += 1;
         }
         // Purple's moves grow from next to Orange out to the cap.
