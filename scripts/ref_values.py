@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""The reference engine's view of sparring games: our side's expected result as a game goes.
+
+    scripts/ref_values.py [--games N] [--every N] [--until N] GAMES.blksgf GAMES.dat "REF CMD"
+
+GAMES.blksgf and GAMES.dat are what `scripts/spar.sh` leaves from the reference match tool:
+one record per game, and its table of games whose PlayerB column says which engine had
+the first seat (0: ours, the match tool's black engine). REF CMD starts the reference's
+GTP engine with its game and level, without `--quiet` (say `pentobi-gtp --nobook --game
+trigon_2 --level 7 --threads 1`): the engine's log line `Val X` after a search is its
+expected result for the colour to move, which is what this reads.
+
+Every N placements (default 8, up to --until, default 56) the engine searches the game's
+position with `reg_genmove` for the colour to move (a search that plays nothing). The
+value is turned into our side's. Prints each game's values, then per seat the mean at each
+placement count: where in the game the reference thinks our results slip away. A
+developer aid, not part of CI; it needs the reference engine, built outside the
+repository.
+"""
+import argparse
+import re
+import shlex
+import subprocess
+import sys
+
+
+class Engine:
+    """A GTP engine in a subprocess, its log merged into its answers' stream."""
+
+    def __init__(self, command):
+        try:
+            self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                         text=True)
+        except OSError as e:
+            sys.exit(f"ref_values: cannot start '{command}': {e}")
+        self.command = command
+        self.value = None
+
+    def send(self, line):
+        """The engine's answer to `line` (None if it refused); notes the last `Val`."""
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        answer = None
+        while True:
+            text = self.proc.stdout.readline()
+            if text == "":
+                sys.exit(f"ref_values: '{self.command}' ended while answering '{line}'")
+            found = re.match(r"Val (-?[\d.]+)", text)
+            if found:
+                self.value = float(found.group(1))
+            if answer is None and text[:1] in "=?":
+                answer = text.rstrip("\n")
+            elif answer is not None and text.strip() == "":
+                break
+        return answer[1:].strip() if answer.startswith("=") else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("records")
+    ap.add_argument("table")
+    ap.add_argument("engine")
+    ap.add_argument("--games", type=int, help="only the first N games")
+    ap.add_argument("--every", type=int, default=8)
+    ap.add_argument("--until", type=int, default=56)
+    a = ap.parse_args()
+    if a.every < 1 or a.until < a.every:
+        sys.exit("ref_values: need --every at least 1 and --until at least --every")
+    try:
+        records = open(a.records).read().split("(;")[1:]
+        seats = [int(line.split("\t")[3]) for line in open(a.table)
+                 if line.strip() and not line.startswith("#")]
+    except (OSError, IndexError, ValueError) as e:
+        sys.exit(f"ref_values: cannot read the games: {e}")
+    if len(records) != len(seats):
+        sys.exit(f"ref_values: {len(records)} records but {len(seats)} games in the table")
+    if a.games is not None:
+        if a.games < 1:
+            sys.exit("ref_values: --games must be at least 1")
+        records, seats = records[:a.games], seats[:a.games]
+    engine = Engine(a.engine)
+    checkpoints = list(range(a.every, a.until + 1, a.every))
+    sums = {}
+    for number, (record, ours_black) in enumerate(zip(records, seats)):
+        moves = re.findall(r";([A-Za-z0-9])\[([^\]]*)\]", record)
+        colours = sorted({c for c, _ in moves})
+        first_seat = set(colours[0::2])
+        seat = "first" if ours_black == 0 else "second"
+        if engine.send("clear_board") is None:
+            sys.exit("ref_values: the engine refused clear_board")
+        values = []
+        for k, (colour, cells) in enumerate(moves):
+            if k in checkpoints:
+                to_move = colours[k % len(colours)]
+                engine.value = None
+                value = None
+                if engine.send(f"reg_genmove {to_move}") is not None and engine.value is not None:
+                    mover_first = to_move in first_seat
+                    value = engine.value if mover_first == (seat == "first") else 1 - engine.value
+                    slot = sums.setdefault((seat, k), [0.0, 0])
+                    slot[0] += value
+                    slot[1] += 1
+                values.append("-" if value is None else f"{value:.2f}")
+            if engine.send(f"play {colour} {cells}") is None:
+                sys.exit(f"ref_values: game {number}: the engine refused 'play {colour} {cells}'")
+        print(f"game {number} (ours {seat}): " + " ".join(values), flush=True)
+    print("mean of our side's value after " + ", ".join(map(str, checkpoints)) + " placements:")
+    for seat in ("first", "second"):
+        cells = [sums.get((seat, k)) for k in checkpoints]
+        print(f"  ours {seat}: " + " ".join(
+            "-" if c is None else f"{c[0] / c[1]:.2f} ({c[1]})" for c in cells))
+
+
+if __name__ == "__main__":
+    main()
