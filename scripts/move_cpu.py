@@ -17,54 +17,22 @@ Linux only, not part of CI.
 """
 import argparse
 import os
-import shlex
-import subprocess
 import sys
 
+from gtp_process import GtpProcess
 
-class Engine:
-    """A GTP engine in a subprocess, spoken to one command at a time."""
+
+class Engine(GtpProcess):
+    """A GTP engine whose process CPU time can be read."""
 
     def __init__(self, command):
-        try:
-            self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                         text=True)
-        except OSError as e:
-            sys.exit(f"move_cpu: cannot start '{command}': {e}")
-        self.command = command
-
-    def send(self, line):
-        """The text of the engine's success answer to `line`; exits on an error answer."""
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            text = self.proc.stdout.readline()
-            if text == "":
-                sys.exit(f"move_cpu: '{self.command}' ended while answering '{line}'")
-            if text.strip() == "":
-                if lines:
-                    break
-                continue
-            lines.append(text.rstrip("\n"))
-        answer = "\n".join(lines)
-        if not answer.startswith("="):
-            sys.exit(f"move_cpu: '{self.command}' refused '{line}': {answer}")
-        return answer[1:].strip()
+        super().__init__(command, "move_cpu")
 
     def cpu(self):
         """The process's CPU seconds so far (user and system, all threads)."""
         with open(f"/proc/{self.proc.pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def close(self):
-        try:
-            self.send("quit")
-        except SystemExit:
-            pass
-        self.proc.wait()
 
 
 def play_game(engines, game_name, colours, first):

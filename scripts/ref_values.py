@@ -19,41 +19,9 @@ repository.
 """
 import argparse
 import re
-import shlex
-import subprocess
 import sys
 
-
-class Engine:
-    """A GTP engine in a subprocess, its log merged into its answers' stream."""
-
-    def __init__(self, command):
-        try:
-            self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                         text=True)
-        except OSError as e:
-            sys.exit(f"ref_values: cannot start '{command}': {e}")
-        self.command = command
-        self.value = None
-
-    def send(self, line):
-        """The engine's answer to `line` (None if it refused); notes the last `Val`."""
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        answer = None
-        while True:
-            text = self.proc.stdout.readline()
-            if text == "":
-                sys.exit(f"ref_values: '{self.command}' ended while answering '{line}'")
-            found = re.match(r"Val (-?[\d.]+)", text)
-            if found:
-                self.value = float(found.group(1))
-            if answer is None and text[:1] in "=?":
-                answer = text.rstrip("\n")
-            elif answer is not None and text.strip() == "":
-                break
-        return answer[1:].strip() if answer.startswith("=") else None
+from gtp_process import GtpProcess
 
 
 def main():
@@ -79,7 +47,7 @@ def main():
         if a.games < 1:
             sys.exit("ref_values: --games must be at least 1")
         records, seats = records[:a.games], seats[:a.games]
-    engine = Engine(a.engine)
+    engine = GtpProcess(a.engine, "ref_values", log=True)
     checkpoints = list(range(a.every, a.until + 1, a.every))
     sums = {}
     for number, (record, ours_black) in enumerate(zip(records, seats)):
@@ -87,24 +55,26 @@ def main():
         colours = sorted({c for c, _ in moves})
         first_seat = set(colours[0::2])
         seat = "first" if ours_black == 0 else "second"
-        if engine.send("clear_board") is None:
-            sys.exit("ref_values: the engine refused clear_board")
+        engine.send("clear_board")
         values = []
         for k, (colour, cells) in enumerate(moves):
             if k in checkpoints:
                 to_move = colours[k % len(colours)]
-                engine.value = None
+                # A colour with no move left cannot be searched.
+                ok, _ = engine.ask(f"reg_genmove {to_move}")
+                logged = [float(m.group(1)) for m in
+                          (re.match(r"Val (-?[\d.]+)", t) for t in engine.log_lines) if m]
                 value = None
-                if engine.send(f"reg_genmove {to_move}") is not None and engine.value is not None:
+                if ok and logged:
                     mover_first = to_move in first_seat
-                    value = engine.value if mover_first == (seat == "first") else 1 - engine.value
+                    value = logged[-1] if mover_first == (seat == "first") else 1 - logged[-1]
                     slot = sums.setdefault((seat, k), [0.0, 0])
                     slot[0] += value
                     slot[1] += 1
                 values.append("-" if value is None else f"{value:.2f}")
-            if engine.send(f"play {colour} {cells}") is None:
-                sys.exit(f"ref_values: game {number}: the engine refused 'play {colour} {cells}'")
+            engine.send(f"play {colour} {cells}")
         print(f"game {number} (ours {seat}): " + " ".join(values), flush=True)
+    engine.close()
     print("mean of our side's value after " + ", ".join(map(str, checkpoints)) + " placements:")
     for seat in ("first", "second"):
         cells = [sums.get((seat, k)) for k in checkpoints]

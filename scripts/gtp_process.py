@@ -1,0 +1,56 @@
+"""A GTP engine in a subprocess, spoken to one command at a time (for the developer
+scripts that drive engines: move_cpu.py, ref_values.py)."""
+import shlex
+import subprocess
+import sys
+
+
+class GtpProcess:
+    """Starts `command`; `tool` names the calling script in error messages. With
+    `log=True` the engine's standard error is read too, and the lines it writes before
+    each answer are kept in `log_lines`."""
+
+    def __init__(self, command, tool, log=False):
+        self.command = command
+        self.tool = tool
+        self.log_lines = []
+        try:
+            self.proc = subprocess.Popen(
+                shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT if log else subprocess.DEVNULL, text=True)
+        except OSError as e:
+            sys.exit(f"{tool}: cannot start '{command}': {e}")
+
+    def ask(self, line):
+        """Sends `line`; returns (whether the engine accepted it, its answer's text)."""
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        self.log_lines = []
+        answer = []
+        while True:
+            text = self.proc.stdout.readline()
+            if text == "":
+                sys.exit(f"{self.tool}: '{self.command}' ended while answering '{line}'")
+            if answer and text.strip() == "":
+                break
+            if answer or text[:1] in "=?":
+                answer.append(text.rstrip("\n"))
+            elif text.strip():
+                self.log_lines.append(text.rstrip("\n"))
+        joined = "\n".join(answer)
+        return joined.startswith("="), joined[1:].strip()
+
+    def send(self, line):
+        """The text of the engine's success answer to `line`; exits on a refusal."""
+        ok, text = self.ask(line)
+        if not ok:
+            sys.exit(f"{self.tool}: '{self.command}' refused '{line}': ?{text}")
+        return text
+
+    def close(self):
+        """Asks the engine to quit and waits for it."""
+        try:
+            self.send("quit")
+        except SystemExit:
+            pass
+        self.proc.wait()
