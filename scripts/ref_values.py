@@ -35,6 +35,8 @@ def main():
     a = ap.parse_args()
     if a.every < 1 or a.until < a.every:
         sys.exit("ref_values: need --every at least 1 and --until at least --every")
+    if a.games is not None and a.games < 1:
+        sys.exit("ref_values: --games must be at least 1")
     try:
         records = open(a.records).read().split("(;")[1:]
         seats = [int(line.split("\t")[3]) for line in open(a.table)
@@ -44,8 +46,6 @@ def main():
     if len(records) != len(seats):
         sys.exit(f"ref_values: {len(records)} records but {len(seats)} games in the table")
     if a.games is not None:
-        if a.games < 1:
-            sys.exit("ref_values: --games must be at least 1")
         records, seats = records[:a.games], seats[:a.games]
     engine = GtpProcess(a.engine, "ref_values", log=True)
     checkpoints = list(range(a.every, a.until + 1, a.every))
