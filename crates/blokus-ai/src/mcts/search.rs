@@ -498,9 +498,8 @@ impl Searcher {
         let sqrt_n = (node.n as f32).sqrt() * p.puct;
         let children = &self.tree.nodes[node.open_children(|n| p.widening(n))];
         let best = if self.exploration == 0.0 {
-            // Where the learnt policy explores, the UCT term is off: without its square
-            // root and division per child, selection costs a third less (the scores are
-            // the same: the term was 0).
+            // Where the learnt policy explores, the UCT term's weight is 0: skipping it
+            // saves a square root and a division per child, and the scores are the same.
             best_child(children, |ch| ch.q + sqrt_n * ch.p / (ch.n as f32 + 1.0))
         } else {
             best_child(children, |ch| {
