@@ -59,8 +59,10 @@ def main():
         values = []
         for k, (colour, cells) in enumerate(moves):
             if k in checkpoints:
-                to_move = colours[k % len(colours)]
-                # A colour with no move left cannot be searched.
+                # The colour that places next is the one to move (turn order would be
+                # wrong once a colour has passed). One with no move left cannot be
+                # searched.
+                to_move = colour
                 ok, _ = engine.ask(f"reg_genmove {to_move}")
                 logged = [float(m.group(1)) for m in
                           (re.match(r"Val (-?[\d.]+)", t) for t in engine.log_lines) if m]

@@ -494,7 +494,6 @@ impl Searcher {
         }
         let p = &self.params;
         let node = &self.tree.nodes[idx as usize];
-        let log_n = ((node.n + 1) as f32).ln();
         let sqrt_n = (node.n as f32).sqrt() * p.puct;
         let children = &self.tree.nodes[node.open_children(|n| p.widening(n))];
         let best = if self.exploration == 0.0 {
@@ -502,6 +501,7 @@ impl Searcher {
             // saves a square root and a division per child, and the scores are the same.
             best_child(children, |ch| ch.q + sqrt_n * ch.p / (ch.n as f32 + 1.0))
         } else {
+            let log_n = ((node.n + 1) as f32).ln();
             best_child(children, |ch| {
                 ch.q + self.exploration * (log_n / (ch.n as f32 + 1.0)).sqrt()
                     + sqrt_n * ch.p / (ch.n as f32 + 1.0)
