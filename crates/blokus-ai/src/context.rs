@@ -7,7 +7,8 @@ use blokus_core::{Colour, Side};
 /// Most sides (players or teams) of any variant.
 pub const MAX_SIDES: usize = 4;
 
-/// One value per side, each in [0, 1] (1 = this side won clearly).
+/// One value per side, each in [0, 1] (1 = this side won clearly; quality-based rewards
+/// may go a little beyond, see `mcts::reward`).
 pub type Values = [f32; MAX_SIDES];
 
 /// Constants of one variant: piece sizes, sides, board centre.
@@ -209,12 +210,17 @@ impl Context {
     /// small term for the score margin so won games are won clearly and lost ones lost
     /// narrowly.
     pub fn outcome(&self, pos: &Position) -> Values {
+        let (shares, margins) = self.shares_and_margins(pos);
+        self.outcome_of(&shares, &margins)
+    }
+
+    /// [`Context::outcome`] from the sides' win shares and score margins.
+    pub fn outcome_of(&self, shares: &Values, margins: &Values) -> Values {
         const MARGIN_WEIGHT: f32 = 0.1;
         let scale = match self.rules.v().scoring {
             Scoring::Junior => 2.0,
             _ => 12.0,
         };
-        let (shares, margins) = self.shares_and_margins(pos);
         let mut out = [0f32; MAX_SIDES];
         for s in 0..self.num_sides {
             let margin = 0.5 + 0.5 * (margins[s] / scale).tanh();

@@ -1,6 +1,7 @@
 //! Monte-Carlo tree search: priors from move features, RAVE, knowledge-guided playouts,
 //! a value per side, tree reuse between moves, and root parallelism over std threads.
 
+mod reward;
 mod schedule;
 mod search;
 mod tree;
@@ -121,7 +122,8 @@ pub(crate) struct RootStat {
     pub side: usize,
     /// Simulations through it.
     pub visits: u64,
-    /// Sum of those simulations' values, per side.
+    /// Sum of those simulations' values, per side: their win shares where the search's
+    /// values are quality-based rewards (which are not a chance of winning).
     pub sums: [f64; MAX_SIDES],
     /// Its prior value.
     pub prior: f32,
@@ -298,8 +300,15 @@ impl MctsPlayer {
                     out.len() - 1
                 };
                 out[k].visits += ch.n as u64;
-                for (sum, v) in out[k].sums.iter_mut().zip(ch.vsum) {
-                    *sum += v as f64;
+                if s.uses_quality_rewards(&ctx) {
+                    // Two sides: the other's share is the rest.
+                    let wins = f64::from(ch.wins);
+                    out[k].sums[ch.side as usize] += wins;
+                    out[k].sums[1 - ch.side as usize] += f64::from(ch.n) - wins;
+                } else {
+                    for (sum, v) in out[k].sums.iter_mut().zip(ch.vsum) {
+                        *sum += v as f64;
+                    }
                 }
             }
         }

@@ -32,6 +32,9 @@ pub struct Node {
     pub n: u32,
     /// Sum of the simulations' values, per side.
     pub vsum: Values,
+    /// Sum of the simulations' win shares for `side` (the values may count more than
+    /// the win: see [`super::reward`]).
+    pub wins: f32,
     /// Prior value of the action for `side` (counted as virtual simulations).
     pub prior: f32,
     /// Prior probability that the action is the best (the policy's softmax).
@@ -59,6 +62,7 @@ impl Node {
             num_children: 0,
             n: 0,
             vsum: [0.0; MAX_SIDES],
+            wins: 0.0,
             prior,
             p: 0.0,
             rave_n: 0.0,
