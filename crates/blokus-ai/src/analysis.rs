@@ -203,7 +203,7 @@ impl Analyzer {
                     .map(|v| v as f32)
                     .collect()
             } else {
-                Context::new(rules).outcome(pos)[..rules.v().num_sides()].to_vec()
+                Context::new(rules).final_values(pos)[..rules.v().num_sides()].to_vec()
             };
             return PositionEval {
                 best_values: values.clone(),
@@ -377,8 +377,9 @@ mod tests {
         let eval = Analyzer::new(10, None, 1, 1).evaluate(&game, n);
         assert_eq!(eval.best, None);
         assert_eq!(eval.simulations, 0);
-        let ctx = Context::new(game.rules());
-        assert_eq!(eval.values, ctx.outcome(game.position())[..2].to_vec());
+        // Duo's search reports win shares (see `mcts::reward`).
+        let (shares, _) = Context::new(game.rules()).shares_and_margins(game.position());
+        assert_eq!(eval.values, shares[..2].to_vec());
         assert_eq!(eval.best_values, eval.values);
     }
 

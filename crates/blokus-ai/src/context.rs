@@ -214,6 +214,18 @@ impl Context {
         self.outcome_of(&shares, &margins)
     }
 
+    /// The value of a finished game as the search's values show it to users: the win
+    /// shares where the search uses quality-based rewards (its values then report win
+    /// shares too), else [`Context::outcome`].
+    pub fn final_values(&self, pos: &Position) -> Values {
+        let (shares, margins) = self.shares_and_margins(pos);
+        if crate::mcts::reward::used_in(&self.rules) {
+            shares
+        } else {
+            self.outcome_of(&shares, &margins)
+        }
+    }
+
     /// [`Context::outcome`] from the sides' win shares and score margins.
     pub fn outcome_of(&self, shares: &Values, margins: &Values) -> Values {
         const MARGIN_WEIGHT: f32 = 0.1;

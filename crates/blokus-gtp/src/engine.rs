@@ -590,7 +590,7 @@ impl Engine {
             }
         }
         if after.is_over() {
-            let values = blokus_ai::Context::new(&rules).outcome(after.position());
+            let values = blokus_ai::Context::new(&rules).final_values(after.position());
             return Ok(format!("{:.3} 0", values[side]));
         }
         let rating = self.rating(&after)?;

@@ -1,7 +1,7 @@
 //! Monte-Carlo tree search: priors from move features, RAVE, knowledge-guided playouts,
 //! a value per side, tree reuse between moves, and root parallelism over std threads.
 
-mod reward;
+pub mod reward;
 mod schedule;
 mod search;
 mod tree;
@@ -300,7 +300,7 @@ impl MctsPlayer {
                     out.len() - 1
                 };
                 out[k].visits += ch.n as u64;
-                if s.uses_quality_rewards(&ctx) {
+                if self.params.uses_quality_rewards(&ctx.rules) {
                     // Two sides: the other's share is the rest.
                     let wins = f64::from(ch.wins);
                     out[k].sums[ch.side as usize] += wins;
@@ -498,6 +498,49 @@ mod tests {
         }
         // How much is saved depends on the seed and the search; some must be.
         assert!(saved > 1_500, "saved only {saved} simulations");
+    }
+
+    /// In Duo the search's values are quality-based rewards, which are no chance of
+    /// winning and may leave [0, 1]; what it reports and resigns by are win shares. A
+    /// side far behind (greedy against random) sees every move lose and resigns.
+    #[test]
+    fn duo_reports_win_shares_and_resigns_a_lost_game() {
+        let rules = Rules::by_name("duo").unwrap();
+        assert!(reward::used_in(&rules));
+        let mut game = Game::new(rules);
+        let (mut strong, mut weak) = (crate::GreedyPlayer::new(1), crate::RandomPlayer::new(1));
+        for _ in 0..14 {
+            for p in [&mut strong as &mut dyn Player, &mut weak] {
+                match p.decide(&game, Budget::default()) {
+                    Decision::Place(m) => game.play(m).unwrap(),
+                    d => panic!("{d:?}"),
+                }
+            }
+        }
+        let Decision::Place(m) = strong.decide(&game, Budget::default()) else {
+            panic!("greedy places")
+        };
+        game.play(m).unwrap();
+        let opts = MctsOptions {
+            simulations: Some(3_000),
+            seed: 3,
+            ..MctsOptions::default()
+        };
+        let mut ai = MctsPlayer::with_params(
+            opts,
+            Params {
+                early_stop: false,
+                ..Params::default()
+            },
+        );
+        let rating = ai.rate(&game, Budget::default());
+        assert!(
+            rating.moves.iter().all(|m| (0.0..=1.0).contains(&m.value)),
+            "{rating:?}"
+        );
+        assert!(rating.best_values[1] < 0.03, "{:?}", rating.best_values);
+        let d = ai.decide(&game, Budget::default());
+        assert_eq!(d, Decision::Resign, "{:?}", ai.last_stats());
     }
 
     #[test]

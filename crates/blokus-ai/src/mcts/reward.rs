@@ -2,7 +2,15 @@
 //! Search Simulations", ECAI 2014): a playout's value is its win share plus bonuses for
 //! how well it was won, each measured against the playouts of the same search.
 
+use blokus_core::{Rules, VariantId};
+
 use crate::context::{Values, MAX_SIDES};
+
+/// Whether the search uses quality-based rewards in a game of these rules: in Duo,
+/// where they were measured to help (docs/ai.md); in Trigon two-player they did not.
+pub fn used_in(rules: &Rules) -> bool {
+    rules.v().id == VariantId::Duo
+}
 
 /// Weight of the score-margin bonus: a won game with a margin far above this search's
 /// usual one is worth up to this much more than a narrow win (a lost one, less lost).

@@ -70,8 +70,9 @@ pub struct Params {
     /// The same for a search bounded by time alone: positions per second of it.
     pub endgame_nodes_per_second: f64,
     /// Quality-based rewards (see [`super::reward`]) in the variants where they were
-    /// measured to help: Duo (48.2% of 720 games against the reference's level 6 where
-    /// plain rewards scored 46.9% on the same seeds; docs/ai.md).
+    /// measured to help ([`super::reward::used_in`]): in Duo they scored 48.2% of 720
+    /// games against the reference's level 6 where plain rewards scored 46.9% on the same
+    /// seeds (docs/ai.md).
     pub quality_rewards: bool,
 }
 
@@ -91,6 +92,13 @@ impl Params {
         } else {
             q
         }
+    }
+
+    /// Whether a search of a game of these rules uses quality-based rewards (see
+    /// [`Params::quality_rewards`]): then the nodes' values are not a chance of winning,
+    /// and only their `wins` are win shares.
+    pub fn uses_quality_rewards(&self, rules: &blokus_core::Rules) -> bool {
+        self.quality_rewards && super::reward::used_in(rules)
     }
 
     /// How many children (best prior first) a node visited `n` times considers.
@@ -349,7 +357,7 @@ impl Searcher {
         self.spread = self.params.prior_spread.at(limit.simulations);
         // Each search measures its playouts afresh: what counts as a good margin
         // changes as the game goes on.
-        self.rewards = self.uses_quality_rewards(ctx).then(QualityRewards::default);
+        self.rewards = (self.params.uses_quality_rewards(&ctx.rules)).then(QualityRewards::default);
         let root_pos = self.root_pos.clone().expect("set_root first");
         let mut done = 0;
         loop {
@@ -377,12 +385,6 @@ impl Searcher {
             }
         }
         done
-    }
-
-    /// Whether this searcher's values are quality-based rewards in `ctx`'s variant
-    /// (see [`Params::quality_rewards`]): then only the nodes' `wins` are win shares.
-    pub fn uses_quality_rewards(&self, ctx: &Context) -> bool {
-        self.params.quality_rewards && ctx.rules.v().id == blokus_core::VariantId::Duo
     }
 
     /// Whether the root's most visited child leads the next by more than `left` visits
