@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod book;
 mod context;
 pub mod cube;
 pub mod endgame;

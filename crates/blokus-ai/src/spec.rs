@@ -130,6 +130,7 @@ pub(crate) fn parse_spec(spec: &str) -> Result<(&str, u64, MctsOptions), SpecErr
                 mcts.threads = n;
             }
             ("mcts", "resign") => mcts.resign = parse(key, value, "true or false")?,
+            ("mcts", "book") => mcts.book = parse(key, value, "true or false")?,
             ("mcts", "policy") => mcts.policy = policy_choice(value)?,
             ("mcts", "schedule") => {
                 mcts.schedule = Some(match value {
@@ -144,7 +145,7 @@ pub(crate) fn parse_spec(spec: &str) -> Result<(&str, u64, MctsOptions), SpecErr
             }
             _ if PLAYER_KINDS.contains(&kind) => {
                 let known = if kind == "mcts" {
-                    "level, seconds, simulations, threads, seed, resign, policy, schedule"
+                    "level, seconds, simulations, threads, seed, resign, book, policy, schedule"
                 } else {
                     "seed"
                 };

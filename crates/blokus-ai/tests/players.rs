@@ -250,6 +250,11 @@ fn bad_specs_are_explained() {
     assert!(err("mcts:seconds=-1").contains("positive"));
     assert!(err("mcts:threads=0").contains("threads"));
     assert!(err("mcts:resign=maybe").contains("true or false"));
+    assert!(err("mcts:book=no").contains("true or false"));
+    assert_eq!(
+        spec("mcts:level=9,book=false").name(),
+        "mcts:level=9,book=false"
+    );
     assert!(err("greedy:level=3").contains("unknown option 'level' for player 'greedy'"));
     assert!(err("alphazero").contains("unknown player 'alphazero'"));
     assert!(err("mcts:level").contains("needs a value"));

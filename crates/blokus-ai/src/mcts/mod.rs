@@ -34,6 +34,10 @@ pub const MAX_LEVEL: u8 = 9;
 pub(crate) const LEVEL_SIMULATIONS: [u64; MAX_LEVEL as usize] =
     [12, 25, 60, 150, 400, 1_000, 2_500, 5_000, 40_000];
 
+/// The least simulations per move (before the [`Schedule`] spreads them) with which a
+/// player plays its opening book: levels 7 to 9, and explicit budgets that large.
+pub const BOOK_MIN_SIMULATIONS: u64 = 2_000;
+
 /// Simulations per move of a level (clamped to 1..=[`MAX_LEVEL`]): with a time limit in
 /// the [`Budget`], the level still caps the search.
 pub fn level_simulations(level: u8) -> u64 {
@@ -61,6 +65,10 @@ pub struct MctsOptions {
     /// level's budget, flat for an explicit `simulations` count (see
     /// [`MctsOptions::schedule`]).
     pub schedule: Option<Schedule>,
+    /// Whether to play the variant's opening book (see [`crate::book`]) where it has the
+    /// position and the move's budget is at least [`BOOK_MIN_SIMULATIONS`] (or a
+    /// thinking time): the weaker levels search their openings themselves.
+    pub book: bool,
 }
 
 impl MctsOptions {
@@ -98,6 +106,7 @@ impl Default for MctsOptions {
             seed: 0,
             resign: true,
             policy: PolicyChoice::Shipped,
+            book: true,
             schedule: None,
         }
     }
@@ -357,6 +366,16 @@ impl MctsPlayer {
         endgame::solve(game.rules(), pos, nodes)
     }
 
+    /// The opening book's move for the game's position, when this player plays its
+    /// book (see [`MctsOptions::book`]).
+    fn book_move(&self, game: &Game, budget: Budget) -> Option<crate::book::Entry> {
+        let (sims, _) = self.limits(budget);
+        if !self.opts.book || self.noisy() || sims < BOOK_MIN_SIMULATIONS {
+            return None;
+        }
+        crate::book::Book::shipped(game.rules())?.lookup(game)
+    }
+
     /// Whether this player draws its move at random by visits (level 1).
     fn noisy(&self) -> bool {
         self.opts.level <= 1 && self.opts.simulations.is_none() && self.opts.seconds.is_none()
@@ -390,15 +409,28 @@ impl Player for MctsPlayer {
             (None, Some(s)) => format!("mcts:seconds={s}"),
             _ => format!("mcts:level={}", self.opts.level),
         };
-        match self.opts.schedule {
+        let name = match self.opts.schedule {
             None => budget,
             Some(Schedule::Flat) => format!("{budget},schedule=flat"),
             Some(Schedule::Growing) => format!("{budget},schedule=growing"),
+        };
+        if self.opts.book {
+            name
+        } else {
+            format!("{name},book=false")
         }
     }
 
     fn decide(&mut self, game: &Game, budget: Budget) -> Decision {
         let start = Instant::now();
+        if let Some(e) = self.book_move(game, budget) {
+            self.last_stats = SearchStats {
+                simulations: 0,
+                seconds: start.elapsed().as_secs_f64(),
+                value: e.value,
+            };
+            return Decision::Place(e.mv);
+        }
         let solved = self.solve_endgame(game, budget);
         if let Some(s) = solved.as_ref().filter(|s| s.outcome == Outcome::Win) {
             let m = s.best[0];
@@ -469,6 +501,8 @@ mod tests {
             simulations: Some(sims),
             seed: 7,
             resign: false,
+            // The opening book would answer the first moves without a search.
+            book: false,
             ..MctsOptions::default()
         };
         let params = Params {
@@ -541,6 +575,48 @@ mod tests {
         assert!(rating.best_values[1] < 0.03, "{:?}", rating.best_values);
         let d = ai.decide(&game, Budget::default());
         assert_eq!(d, Decision::Resign, "{:?}", ai.last_stats());
+    }
+
+    /// From level 7 (or 2,000 simulations a move) up, a Duo player answers the
+    /// positions of its opening book with the book's move at once; below that, or with
+    /// `book=false`, it searches.
+    #[test]
+    fn the_opening_book_is_played_from_level_7() {
+        let rules = Rules::by_name("duo").unwrap();
+        let book = crate::book::Book::shipped(&rules).unwrap();
+        let mut game = Game::new(rules);
+        game.play(game.legal_moves()[7]).unwrap();
+        let want = book
+            .lookup(&game)
+            .expect("every first placement of a five-cell piece");
+        let decide = |opts: MctsOptions| {
+            let mut p = MctsPlayer::new(opts);
+            (
+                p.decide(&game, Budget::default()),
+                p.last_stats().simulations,
+            )
+        };
+        let level = |level| MctsOptions {
+            level,
+            ..MctsOptions::default()
+        };
+        assert_eq!(decide(level(7)), (Decision::Place(want.mv), 0));
+        let sims = |n| MctsOptions {
+            simulations: Some(n),
+            ..MctsOptions::default()
+        };
+        assert_eq!(
+            decide(sims(BOOK_MIN_SIMULATIONS)),
+            (Decision::Place(want.mv), 0)
+        );
+        assert!(decide(level(6)).1 > 0, "level 6 searches");
+        assert!(decide(sims(BOOK_MIN_SIMULATIONS - 1)).1 > 0);
+        let off = MctsOptions {
+            book: false,
+            ..level(7)
+        };
+        assert!(decide(off.clone()).1 > 0, "book=false searches");
+        assert!(MctsPlayer::new(off).name().ends_with(",book=false"));
     }
 
     #[test]

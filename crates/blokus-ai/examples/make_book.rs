@@ -1,0 +1,172 @@
+//! Writes an opening book (see `blokus_ai::book`): a long search of our own for the
+//! empty board and for every reply to each first placement of a largest piece, and with
+//! `--second`, for the first colour's second placement after its book move and each
+//! such reply. Positions that a board symmetry keeping every start in place maps onto
+//! each other are searched once. Searches are seeded, so a book is reproducible.
+//! `cargo run --release -p blokus-ai --example make_book -- duo 40000 OUT.txt [--jobs N] [--second]`
+use std::sync::Mutex;
+
+use blokus_ai::book::{Book, Entry};
+use blokus_ai::{Budget, Context, Decision, MctsOptions, MctsPlayer, Schedule};
+use blokus_core::{Cell, Colour, Game, Move, Rules};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: make_book VARIANT SIMULATIONS OUT [--jobs N] [--second]";
+    let rules = Rules::by_name(args.get(1).expect(usage)).expect("a variant");
+    let sims: u64 = args.get(2).expect(usage).parse().expect(usage);
+    let out = args.get(3).expect(usage);
+    let jobs: usize = args
+        .iter()
+        .position(|a| a == "--jobs")
+        .map_or(1, |i| args[i + 1].parse().expect(usage));
+    let second = args.iter().any(|a| a == "--second");
+    let ctx = Context::new(&rules);
+    let syms = start_preserving_symmetries(&rules, &ctx);
+    let t = rules.table();
+
+    let mut book = Book::default();
+    let empty = Game::new(rules.clone());
+    let first = search(&empty, sims, 0);
+    book.insert(Vec::new(), first);
+    eprintln!(
+        "empty board: {}",
+        blokus_core::notation::format_move(t, first.mv)
+    );
+
+    // Every first placement of a largest piece, searched once per symmetry class.
+    let firsts = largest(&empty);
+    let paths: Vec<Vec<Move>> = classes(&firsts, &syms, t)
+        .into_iter()
+        .map(|m| vec![m])
+        .collect();
+    let mut found = run(&rules, &paths, sims, jobs);
+    if second {
+        // The first colour's second placement, after its book move and each reply.
+        let mut after = empty.clone();
+        after.play(first.mv).unwrap();
+        let paths: Vec<Vec<Move>> = largest(&after)
+            .into_iter()
+            .map(|r| vec![first.mv, r])
+            .collect();
+        found.extend(run(&rules, &paths, sims, jobs));
+    }
+    for (path, entry) in found {
+        // The images of the position under the symmetries have the image move.
+        for map in &syms {
+            let image = |m: Move| map_move(t, map, m);
+            if path.len() == 1 || path[0] == image(path[0]) {
+                let p: Vec<Move> = path.iter().map(|&m| image(m)).collect();
+                book.insert(
+                    p,
+                    Entry {
+                        mv: image(entry.mv),
+                        value: entry.value,
+                    },
+                );
+            }
+        }
+        book.insert(path, entry);
+    }
+    let text = format!(
+        "# Opening book for {}: {} positions, each searched with {} simulations\n# (crates/blokus-ai/examples/make_book.rs).\n{}",
+        rules.v().id,
+        book.len(),
+        sims,
+        book.to_text(&rules)
+    );
+    std::fs::write(out, text).expect("write the book");
+    eprintln!("{} positions written to {out}", book.len());
+}
+
+/// Searches each position (the placements of `paths` from the start) on `jobs` threads.
+fn run(rules: &Rules, paths: &[Vec<Move>], sims: u64, jobs: usize) -> Vec<(Vec<Move>, Entry)> {
+    let next = Mutex::new(0usize);
+    let found = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(path) = paths.get(i) else { break };
+                let mut game = Game::new(rules.clone());
+                for &m in path {
+                    game.play(m).unwrap();
+                }
+                let e = search(&game, sims, i as u64 + 1);
+                eprintln!("{}/{}", i + 1, paths.len());
+                found.lock().unwrap().push((path.clone(), e));
+            });
+        }
+    });
+    found.into_inner().unwrap()
+}
+
+/// The move a search of `sims` simulations prefers, and its value for the mover.
+fn search(game: &Game, sims: u64, seed: u64) -> Entry {
+    let mut p = MctsPlayer::new(MctsOptions {
+        simulations: Some(sims),
+        schedule: Some(Schedule::Flat),
+        seed,
+        resign: false,
+        book: false,
+        ..MctsOptions::default()
+    });
+    let rating = p.rate(game, Budget::default());
+    let best = &rating.moves[0];
+    let Decision::Place(mv) = best.decision else {
+        panic!("a placement")
+    };
+    Entry {
+        mv,
+        value: best.value,
+    }
+}
+
+/// The colour to move's legal placements of its largest pieces.
+fn largest(game: &Game) -> Vec<Move> {
+    let t = game.rules().table();
+    let moves = game.legal_moves();
+    let size = |m: &Move| t.info(*m).cells().len();
+    let most = moves.iter().map(size).max().unwrap_or(0);
+    moves.into_iter().filter(|m| size(m) == most).collect()
+}
+
+/// One move of each class of `moves` that the symmetries map onto each other.
+fn classes(moves: &[Move], syms: &[Vec<Cell>], t: &blokus_core::MoveTable) -> Vec<Move> {
+    moves
+        .iter()
+        .copied()
+        .filter(|&m| syms.iter().all(|map| map_move(t, map, m) >= m))
+        .collect()
+}
+
+/// The board symmetries under which every colour's legal first placements stay the
+/// same set (those that keep every start in place).
+fn start_preserving_symmetries(rules: &Rules, ctx: &Context) -> Vec<Vec<Cell>> {
+    let t = rules.table();
+    let empty = blokus_core::Position::new(rules);
+    ctx.symmetries
+        .iter()
+        .filter(|map| {
+            Colour::all(rules.num_colours()).all(|c| {
+                let mut a = empty.legal_moves(rules, c);
+                let mut b: Vec<Move> = a.iter().map(|&m| map_move(t, map, m)).collect();
+                a.sort();
+                b.sort();
+                a == b
+            })
+        })
+        .cloned()
+        .collect()
+}
+
+/// The image of a move under a symmetry of the board.
+fn map_move(t: &blokus_core::MoveTable, map: &[Cell], m: Move) -> Move {
+    let cells: Vec<Cell> = t.info(m).cells().iter().map(|c| map[c.index()]).collect();
+    t.find(&cells)
+        .expect("a symmetry maps placements onto placements")
+}
