@@ -1,9 +1,13 @@
 //! Writes an opening book (see `blokus_ai::book`): a long search of our own for the
-//! empty board and for every reply to each first placement of a largest piece, and with
+//! empty board and for every reply to each first placement of a largest piece; with
 //! `--second`, for the first colour's second placement after its book move and each
-//! such reply. Positions that a board symmetry keeping every start in place maps onto
-//! each other are searched once. Searches are seeded, so a book is reproducible.
-//! `cargo run --release -p blokus-ai --example make_book -- duo 40000 OUT.txt [--jobs N] [--second]`
+//! such reply; with `--tree K D`, for every position reached from the empty board in up
+//! to D placements, each by one of the K moves a search of the position before liked
+//! best (what either side is likely to play). Positions that a board symmetry keeping
+//! every start in place maps onto each other are searched once, and each entry's images
+//! are written too. `--extend BOOK` starts from a book and searches only what it lacks.
+//! Searches are seeded, so a book is reproducible.
+//! `cargo run --release -p blokus-ai --example make_book -- duo 30000 OUT.txt [--jobs N] [--second] [--tree K D] [--extend BOOK]`
 use std::sync::Mutex;
 
 use blokus_ai::book::{Book, Entry};
@@ -12,7 +16,8 @@ use blokus_core::{Cell, Colour, Game, Move, Rules};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: make_book VARIANT SIMULATIONS OUT [--jobs N] [--second]";
+    let usage =
+        "usage: make_book VARIANT SIMULATIONS OUT [--jobs N] [--second] [--tree K D] [--extend BOOK]";
     let rules = Rules::by_name(args.get(1).expect(usage)).expect("a variant");
     let sims: u64 = args.get(2).expect(usage).parse().expect(usage);
     let out = args.get(3).expect(usage);
@@ -21,13 +26,27 @@ fn main() {
         .position(|a| a == "--jobs")
         .map_or(1, |i| args[i + 1].parse().expect(usage));
     let second = args.iter().any(|a| a == "--second");
+    let tree = args.iter().position(|a| a == "--tree").map(|i| {
+        let n = |j: usize| -> usize { args[i + j].parse().expect(usage) };
+        (n(1), n(2))
+    });
+    let extend = args
+        .iter()
+        .position(|a| a == "--extend")
+        .map(|i| std::fs::read_to_string(&args[i + 1]).expect("the book to extend"));
     let ctx = Context::new(&rules);
     let syms = start_preserving_symmetries(&rules, &ctx);
     let t = rules.table();
 
-    let mut book = Book::default();
+    let mut book = match &extend {
+        Some(text) => Book::parse(&rules, text).expect("the book to extend parses"),
+        None => Book::default(),
+    };
     let empty = Game::new(rules.clone());
-    let first = search(&empty, sims, 0);
+    let first = match book.lookup(&empty) {
+        Some(e) => e,
+        None => search(&empty, sims, 0).0,
+    };
     book.insert(Vec::new(), first);
     eprintln!(
         "empty board: {}",
@@ -39,6 +58,7 @@ fn main() {
     let paths: Vec<Vec<Move>> = classes(&firsts, &syms, t)
         .into_iter()
         .map(|m| vec![m])
+        .filter(|p| !known(&book, &rules, p))
         .collect();
     let mut found = run(&rules, &paths, sims, jobs);
     if second {
@@ -48,23 +68,49 @@ fn main() {
         let paths: Vec<Vec<Move>> = largest(&after)
             .into_iter()
             .map(|r| vec![first.mv, r])
+            .filter(|p| !known(&book, &rules, p))
             .collect();
         found.extend(run(&rules, &paths, sims, jobs));
+    }
+    if let Some((k, depth)) = tree {
+        // Layer by layer: each position's K favourite moves lead to the next layer.
+        let mut layer: Vec<Vec<Move>> = vec![Vec::new()];
+        for _ in 0..depth {
+            let searched = run_top(&rules, &layer, sims, jobs, k);
+            let mut next = Vec::new();
+            for (path, entry, top) in searched {
+                if !path.is_empty() {
+                    found.push((path.clone(), entry));
+                }
+                for m in top {
+                    let mut p = path.clone();
+                    p.push(m);
+                    next.push(p);
+                }
+            }
+            next.sort();
+            next.dedup();
+            layer = next;
+        }
+        // The last layer needs only its moves.
+        let rest: Vec<Vec<Move>> = layer
+            .into_iter()
+            .filter(|p| !known(&book, &rules, p))
+            .collect();
+        found.extend(run(&rules, &rest, sims, jobs));
     }
     for (path, entry) in found {
         // The images of the position under the symmetries have the image move.
         for map in &syms {
             let image = |m: Move| map_move(t, map, m);
-            if path.len() == 1 || path[0] == image(path[0]) {
-                let p: Vec<Move> = path.iter().map(|&m| image(m)).collect();
-                book.insert(
-                    p,
-                    Entry {
-                        mv: image(entry.mv),
-                        value: entry.value,
-                    },
-                );
-            }
+            let p: Vec<Move> = path.iter().map(|&m| image(m)).collect();
+            book.insert(
+                p,
+                Entry {
+                    mv: image(entry.mv),
+                    value: entry.value,
+                },
+            );
         }
         book.insert(path, entry);
     }
@@ -79,8 +125,31 @@ fn main() {
     eprintln!("{} positions written to {out}", book.len());
 }
 
+/// Whether the book has the position after `path`.
+fn known(book: &Book, rules: &Rules, path: &[Move]) -> bool {
+    let mut game = Game::new(rules.clone());
+    for &m in path {
+        game.play(m).unwrap();
+    }
+    book.lookup(&game).is_some()
+}
+
 /// Searches each position (the placements of `paths` from the start) on `jobs` threads.
 fn run(rules: &Rules, paths: &[Vec<Move>], sims: u64, jobs: usize) -> Vec<(Vec<Move>, Entry)> {
+    run_top(rules, paths, sims, jobs, 0)
+        .into_iter()
+        .map(|(p, e, _)| (p, e))
+        .collect()
+}
+
+/// [`run`], with each position's `k` favourite moves (a game that is over has none).
+fn run_top(
+    rules: &Rules,
+    paths: &[Vec<Move>],
+    sims: u64,
+    jobs: usize,
+    k: usize,
+) -> Vec<(Vec<Move>, Entry, Vec<Move>)> {
     let next = Mutex::new(0usize);
     let found = Mutex::new(Vec::new());
     std::thread::scope(|s| {
@@ -96,17 +165,19 @@ fn run(rules: &Rules, paths: &[Vec<Move>], sims: u64, jobs: usize) -> Vec<(Vec<M
                 for &m in path {
                     game.play(m).unwrap();
                 }
-                let e = search(&game, sims, i as u64 + 1);
+                let (e, top) = search(&game, sims, i as u64 + 1);
                 eprintln!("{}/{}", i + 1, paths.len());
-                found.lock().unwrap().push((path.clone(), e));
+                let top = top.into_iter().take(k).collect();
+                found.lock().unwrap().push((path.clone(), e, top));
             });
         }
     });
     found.into_inner().unwrap()
 }
 
-/// The move a search of `sims` simulations prefers, and its value for the mover.
-fn search(game: &Game, sims: u64, seed: u64) -> Entry {
+/// The move a search of `sims` simulations prefers, and its value for the mover; and
+/// every move it searched, the preferred first, then by visits.
+fn search(game: &Game, sims: u64, seed: u64) -> (Entry, Vec<Move>) {
     let mut p = MctsPlayer::new(MctsOptions {
         simulations: Some(sims),
         schedule: Some(Schedule::Flat),
@@ -120,10 +191,21 @@ fn search(game: &Game, sims: u64, seed: u64) -> Entry {
     let Decision::Place(mv) = best.decision else {
         panic!("a placement")
     };
-    Entry {
-        mv,
-        value: best.value,
-    }
+    let all = rating
+        .moves
+        .iter()
+        .filter_map(|m| match m.decision {
+            Decision::Place(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    (
+        Entry {
+            mv,
+            value: best.value,
+        },
+        all,
+    )
 }
 
 /// The colour to move's legal placements of its largest pieces.
