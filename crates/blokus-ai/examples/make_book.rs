@@ -3,11 +3,14 @@
 //! `--second`, for the first colour's second placement after its book move and each
 //! such reply; with `--tree K D`, for every position reached from the empty board in up
 //! to D placements, each by one of the K moves a search of the position before liked
-//! best (what either side is likely to play). Positions that a board symmetry keeping
-//! every start in place maps onto each other are searched once, and each entry's images
-//! are written too. `--extend BOOK` starts from a book and searches only what it lacks.
-//! Searches are seeded, so a book is reproducible.
-//! `cargo run --release -p blokus-ai --example make_book -- duo 30000 OUT.txt [--jobs N] [--second] [--tree K D] [--extend BOOK]`
+//! best (what either side is likely to play). `--seat S` makes a book for the colour
+//! that moves `S`-th (0: first): only its positions are written, the replies to the
+//! first placements are left out for seat 0, and in the tree its positions lead on by
+//! its book move alone. Positions that a board symmetry keeping every start in place
+//! maps onto each other are searched once, and each entry's images are written too.
+//! `--extend BOOK` starts from a book and searches only what it lacks. Searches are
+//! seeded, so a book is reproducible.
+//! `cargo run --release -p blokus-ai --example make_book -- duo 30000 OUT.txt [--jobs N] [--second] [--tree K D] [--seat S] [--extend BOOK]`
 use std::sync::Mutex;
 
 use blokus_ai::book::{Book, Entry};
@@ -17,7 +20,7 @@ use blokus_core::{Cell, Colour, Game, Move, Rules};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage =
-        "usage: make_book VARIANT SIMULATIONS OUT [--jobs N] [--second] [--tree K D] [--extend BOOK]";
+        "usage: make_book VARIANT SIMULATIONS OUT [--jobs N] [--second] [--tree K D] [--seat S] [--extend BOOK]";
     let rules = Rules::by_name(args.get(1).expect(usage)).expect("a variant");
     let sims: u64 = args.get(2).expect(usage).parse().expect(usage);
     let out = args.get(3).expect(usage);
@@ -30,6 +33,13 @@ fn main() {
         let n = |j: usize| -> usize { args[i + j].parse().expect(usage) };
         (n(1), n(2))
     });
+    let seat: Option<usize> = args
+        .iter()
+        .position(|a| a == "--seat")
+        .map(|i| args[i + 1].parse().expect(usage));
+    let colours = rules.num_colours();
+    // Whether the position after `path` is one the book is for.
+    let ours = |path: &[Move]| seat.is_none_or(|s| path.len() % colours == s);
     let extend = args
         .iter()
         .position(|a| a == "--extend")
@@ -58,7 +68,7 @@ fn main() {
     let paths: Vec<Vec<Move>> = classes(&firsts, &syms, t)
         .into_iter()
         .map(|m| vec![m])
-        .filter(|p| !known(&book, &rules, p))
+        .filter(|p| ours(p) && !known(&book, &rules, p))
         .collect();
     let mut found = run(&rules, &paths, sims, jobs);
     if second {
@@ -79,6 +89,11 @@ fn main() {
             let searched = run_top(&rules, &layer, sims, jobs, k);
             let mut next = Vec::new();
             for (path, entry, top) in searched {
+                let top = if ours(&path) && seat.is_some() {
+                    vec![entry.mv]
+                } else {
+                    top
+                };
                 if !path.is_empty() {
                     found.push((path.clone(), entry));
                 }
@@ -95,10 +110,11 @@ fn main() {
         // The last layer needs only its moves.
         let rest: Vec<Vec<Move>> = layer
             .into_iter()
-            .filter(|p| !known(&book, &rules, p))
+            .filter(|p| ours(p) && !known(&book, &rules, p))
             .collect();
         found.extend(run(&rules, &rest, sims, jobs));
     }
+    found.retain(|(path, _)| ours(path));
     for (path, entry) in found {
         // The images of the position under the symmetries have the image move.
         for map in &syms {
@@ -114,11 +130,13 @@ fn main() {
         }
         book.insert(path, entry);
     }
+    book.retain(|path| ours(path));
     let text = format!(
-        "# Opening book for {}: {} positions, each searched with {} simulations\n# (crates/blokus-ai/examples/make_book.rs).\n{}",
+        "# Opening book for {}: {} positions, each searched with {} simulations.\n# Written by crates/blokus-ai/examples/make_book.rs:\n# make_book {}\n{}",
         rules.v().id,
         book.len(),
         sims,
+        args[1..].join(" "),
         book.to_text(&rules)
     );
     std::fs::write(out, text).expect("write the book");

@@ -578,17 +578,20 @@ mod tests {
     }
 
     /// From level 7 (or 2,000 simulations a move) up, a Duo player answers the
-    /// positions of its opening book with the book's move at once; below that, or with
-    /// `book=false`, it searches.
+    /// positions of its opening book with the book's move at once (here the first
+    /// colour's second placement); below that, or with `book=false`, it searches.
     #[test]
     fn the_opening_book_is_played_from_level_7() {
         let rules = Rules::by_name("duo").unwrap();
         let book = crate::book::Book::shipped(&rules).unwrap();
         let mut game = Game::new(rules);
-        game.play(game.legal_moves()[7]).unwrap();
+        game.play(book.lookup(&game).unwrap().mv).unwrap();
+        let five = |m: &Move| game.rules().table().info(*m).cells().len() == 5;
+        let reply = game.legal_moves().into_iter().rev().filter(five).nth(7);
+        game.play(reply.unwrap()).unwrap();
         let want = book
             .lookup(&game)
-            .expect("every first placement of a five-cell piece");
+            .expect("every reply with a five-cell piece");
         let decide = |opts: MctsOptions| {
             let mut p = MctsPlayer::new(opts);
             (
