@@ -136,7 +136,13 @@ fn main() {
         rules.v().id,
         book.len(),
         sims,
-        args[1..].join(" "),
+        // The output's name is the writer's business.
+        args[1..]
+            .iter()
+            .enumerate()
+            .map(|(i, a)| if i == 2 { "OUT.txt" } else { a.as_str() })
+            .collect::<Vec<_>>()
+            .join(" "),
         book.to_text(&rules)
     );
     std::fs::write(out, text).expect("write the book");
