@@ -49,8 +49,16 @@ fn main() {
     let t = rules.table();
 
     let mut book = match &extend {
-        Some(text) => Book::parse(&rules, text).expect("the book to extend parses"),
-        None => Book::default(),
+        Some(text) => {
+            let book = Book::parse(&rules, text).expect("the book to extend parses");
+            assert_eq!(
+                book.simulations(),
+                sims,
+                "the book to extend has other simulations"
+            );
+            book
+        }
+        None => Book::new(sims),
     };
     let empty = Game::new(rules.clone());
     let first = match book.lookup(&empty) {

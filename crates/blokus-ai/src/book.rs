@@ -1,10 +1,16 @@
 //! Opening books: the move a long search of our own chose in each of a variant's first
 //! positions, shipped as data and played at once (no search, no thinking time).
 //!
-//! A book's text has one entry per line, `PLACEMENTS : MOVE VALUE`: the placements that
+//! A book's text starts with `simulations N`, the simulations each position was searched
+//! with, then has one entry per line, `PLACEMENTS : MOVE VALUE`: the placements that
 //! lead to the position from the start (space-separated move texts, none for the empty
 //! board), the move to play there and the search's value of it for the mover (its
 //! share of the win). `#` starts a comment line. `examples/make_book.rs` writes one.
+//!
+//! A book move stands for a search of `N` simulations: a player whose own search of
+//! the move would be as large searches instead (a longer search chooses better; in
+//! Duo against the reference's level 7, the 30,000-simulation book lost to the
+//! player's own 40,000- and 73,000-simulation searches of those placements).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -16,8 +22,10 @@ use blokus_core::{Game, GameEvent, Move, Rules, VariantId};
 const DUO_TEXT: &str = include_str!("../data/book-duo.txt");
 
 /// Moves by the placements that led to their position.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Book {
+    /// The simulations each position was searched with.
+    simulations: u64,
     entries: HashMap<Vec<Move>, Entry>,
 }
 
@@ -31,6 +39,19 @@ pub struct Entry {
 }
 
 impl Book {
+    /// An empty book of positions searched with `simulations` each.
+    pub fn new(simulations: u64) -> Book {
+        Book {
+            simulations,
+            entries: HashMap::new(),
+        }
+    }
+
+    /// The simulations each position was searched with.
+    pub fn simulations(&self) -> u64 {
+        self.simulations
+    }
+
     /// The book shipped for games of these rules (the variant's own rules, no options):
     /// Duo's, none elsewhere.
     pub fn shipped(rules: &Rules) -> Option<&'static Book> {
@@ -52,13 +73,22 @@ impl Book {
     /// # Errors
     /// The line and what is wrong with it.
     pub fn parse(rules: &Rules, text: &str) -> Result<Book, String> {
-        let mut book = Book::default();
+        let mut book: Option<Book> = None;
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
             let at = |e: String| format!("book line {}: {e}", i + 1);
+            let Some(book) = book.as_mut() else {
+                let n = line
+                    .strip_prefix("simulations ")
+                    .and_then(|n| n.trim().parse().ok())
+                    .filter(|&n: &u64| n > 0)
+                    .ok_or_else(|| at("expected 'simulations N' (N > 0) first".into()))?;
+                book = Some(Book::new(n));
+                continue;
+            };
             let (path, answer) = line
                 .split_once(':')
                 .ok_or_else(|| at("expected 'PLACEMENTS : MOVE VALUE'".into()))?;
@@ -84,7 +114,7 @@ impl Book {
                 return Err(at("a second entry for the same position".into()));
             }
         }
-        Ok(book)
+        book.ok_or_else(|| "the book is empty: expected 'simulations N' first".into())
     }
 
     /// The book's text (entries sorted by their placements' text).
@@ -106,7 +136,7 @@ impl Book {
             })
             .collect();
         lines.sort();
-        lines.join("\n") + "\n"
+        format!("simulations {}\n{}\n", self.simulations, lines.join("\n"))
     }
 
     /// Adds (or replaces) the entry of the position after `path`.
@@ -186,15 +216,30 @@ mod tests {
     fn bad_books_name_the_line_and_the_problem() {
         let rules = duo();
         let cases = [
-            ("e10", "expected 'PLACEMENTS : MOVE VALUE'"),
-            (": e10,g10 0.5", "'e10,g10'"),
+            ("", "the book is empty: expected 'simulations N' first"),
             (
-                "# fine\n: e10 0.5 x",
-                "book line 2: expected a move and its value",
+                ": e10 0.5",
+                "book line 1: expected 'simulations N' (N > 0) first",
             ),
-            (": e10 1.5", "value '1.5' is not a number in 0..1"),
-            ("a1 : e10 0.5", "book line 1: 'a1'"),
-            (": e10 0.5\n : e10 0.4", "book line 2: a second entry"),
+            (
+                "simulations 0",
+                "book line 1: expected 'simulations N' (N > 0) first",
+            ),
+            ("simulations 9\ne10", "expected 'PLACEMENTS : MOVE VALUE'"),
+            ("simulations 9\n: e10,g10 0.5", "'e10,g10'"),
+            (
+                "# fine\nsimulations 9\n: e10 0.5 x",
+                "book line 3: expected a move and its value",
+            ),
+            (
+                "simulations 9\n: e10 1.5",
+                "value '1.5' is not a number in 0..1",
+            ),
+            ("simulations 9\na1 : e10 0.5", "book line 2: 'a1'"),
+            (
+                "simulations 9\n: e10 0.5\n : e10 0.4",
+                "book line 3: a second entry",
+            ),
         ];
         for (text, want) in cases {
             let err = Book::parse(&rules, text).unwrap_err();
@@ -206,7 +251,7 @@ mod tests {
     #[test]
     fn lookups_follow_the_placements_exactly() {
         let rules = duo();
-        let mut book = Book::default();
+        let mut book = Book::new(100);
         let mut game = Game::new(rules.clone());
         let first = game.play_text("e10").unwrap();
         let reply = Entry {

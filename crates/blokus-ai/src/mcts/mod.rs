@@ -368,12 +368,34 @@ impl MctsPlayer {
 
     /// The opening book's move for the game's position, when this player plays its
     /// book (see [`MctsOptions::book`]).
-    fn book_move(&self, game: &Game, budget: Budget) -> Option<crate::book::Entry> {
+    fn book_move(&mut self, game: &Game, budget: Budget) -> Option<crate::book::Entry> {
+        let book = crate::book::Book::shipped(game.rules())?;
+        self.book_entry(book, game, budget)
+    }
+
+    /// `book`'s move for the game's position, if this player plays it with this budget:
+    /// at least [`BOOK_MIN_SIMULATIONS`] a move, and less for this move (after the
+    /// schedule) than the book's searches had. A search bounded by time alone, whose
+    /// size is not known in advance, searches.
+    fn book_entry(
+        &mut self,
+        book: &crate::book::Book,
+        game: &Game,
+        budget: Budget,
+    ) -> Option<crate::book::Entry> {
         let (sims, _) = self.limits(budget);
-        if !self.opts.book || self.noisy() || sims < BOOK_MIN_SIMULATIONS {
+        if !self.opts.book || self.noisy() || sims < BOOK_MIN_SIMULATIONS || sims == u64::MAX {
             return None;
         }
-        crate::book::Book::shipped(game.rules())?.lookup(game)
+        let ctx = self.context(game);
+        let own = self
+            .opts
+            .schedule()
+            .simulations(sims, &ctx, game.position());
+        if own >= book.simulations() {
+            return None;
+        }
+        book.lookup(game)
     }
 
     /// Whether this player draws its move at random by visits (level 1).
@@ -620,6 +642,34 @@ mod tests {
         };
         assert!(decide(off.clone()).1 > 0, "book=false searches");
         assert!(MctsPlayer::new(off).name().ends_with(",book=false"));
+    }
+
+    /// A book move stands for a search of the book's size: a player whose own search of
+    /// the move (after the schedule) would be as large searches, and so does one
+    /// bounded by time alone.
+    #[test]
+    fn a_book_is_played_only_below_its_own_search() {
+        let rules = Rules::by_name("duo").unwrap();
+        let game = Game::new(rules.clone());
+        let mut book = crate::book::Book::new(2_500);
+        let entry = crate::book::Entry {
+            mv: game.legal_moves()[3],
+            value: 0.6,
+        };
+        book.insert(Vec::new(), entry);
+        let player = |simulations: Option<u64>, seconds: Option<f64>| {
+            let opts = MctsOptions {
+                simulations,
+                seconds,
+                schedule: Some(Schedule::Flat),
+                ..MctsOptions::default()
+            };
+            MctsPlayer::new(opts).book_entry(&book, &game, Budget::default())
+        };
+        assert_eq!(player(Some(2_499), None), Some(entry));
+        assert_eq!(player(Some(2_500), None), None);
+        assert_eq!(player(None, Some(0.5)), None);
+        assert_eq!(player(Some(BOOK_MIN_SIMULATIONS - 1), None), None);
     }
 
     #[test]
