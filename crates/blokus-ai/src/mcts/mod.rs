@@ -66,8 +66,9 @@ pub struct MctsOptions {
     /// [`MctsOptions::schedule`]).
     pub schedule: Option<Schedule>,
     /// Whether to play the variant's opening book (see [`crate::book`]) where it has the
-    /// position and the move's budget is at least [`BOOK_MIN_SIMULATIONS`] (or a
-    /// thinking time): the weaker levels search their openings themselves.
+    /// position, the budget is at least [`BOOK_MIN_SIMULATIONS`] a move (the weaker
+    /// levels search their openings themselves) and the move's own search would be
+    /// smaller than the book's.
     pub book: bool,
 }
 
