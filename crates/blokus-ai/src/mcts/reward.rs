@@ -7,7 +7,7 @@ use blokus_core::{Rules, VariantId};
 use crate::context::{Values, MAX_SIDES};
 
 /// Whether the search uses quality-based rewards in a game of these rules: in Duo, where
-/// they scored within the noise of the plain values over 1,920 games against the
+/// they scored within the noise of the plain values over 1,440 games against the
 /// reference and made the values reported win shares (docs/ai.md); in Trigon two-player
 /// they did not help.
 pub fn used_in(rules: &Rules) -> bool {
