@@ -292,6 +292,7 @@ impl MctsPlayer {
             })
         };
         let mut out: Vec<RootStat> = Vec::new();
+        let win_shares = self.params.uses_quality_rewards(&ctx.rules);
         for s in &self.searchers {
             for (i, ch) in s.root_children().enumerate() {
                 // Every thread expands the root in the same order; look up otherwise.
@@ -310,7 +311,7 @@ impl MctsPlayer {
                     out.len() - 1
                 };
                 out[k].visits += ch.n as u64;
-                if self.params.uses_quality_rewards(&ctx.rules) {
+                if win_shares {
                     // Two sides: the other's share is the rest.
                     let wins = f64::from(ch.wins);
                     out[k].sums[ch.side as usize] += wins;
