@@ -252,9 +252,11 @@ impl Playouts {
             if let Some(m) = self.good_reply(ctx, pos, colour, min) {
                 return Some(m);
             }
-            // Without a list at the base (the search of the colour's first placement)
-            // every simulation would make one from scratch: the drawn tries then.
-            let whole = self.whole_list && self.playout.listed_at_base(Colour::new(colour));
+            // Also for a colour without a list at the base (the search of its first
+            // placement), though each simulation then makes its list from scratch: a
+            // colour playing out by the drawn tries plays worse, so the search would
+            // undervalue it and misjudge which first placement is best.
+            let whole = self.whole_list;
             self.mark_local(ctx, pos, colour, !whole);
             if whole {
                 return self.most_local(ctx, pos, colour, min, rng);

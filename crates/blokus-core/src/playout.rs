@@ -149,11 +149,6 @@ impl Playout {
         self.listing = ByColour([false; MAX_COLOURS]);
     }
 
-    /// Whether the base lists `colour`'s moves (see [`MoveLists::listed_at_base`]).
-    pub fn listed_at_base(&self, colour: Colour) -> bool {
-        self.lists.listed_at_base(colour)
-    }
-
     /// Every legal placement of `colour` in `pos` (ignoring whose turn it is), from the
     /// lists kept up to date: `pos` follows the same rule as for [`Playout::draw`].
     pub fn legal_moves(&mut self, rules: &Rules, pos: &Position, colour: Colour) -> &[Move] {

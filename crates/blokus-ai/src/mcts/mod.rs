@@ -601,6 +601,34 @@ mod tests {
         assert_eq!(d, Decision::Resign, "{:?}", ai.last_stats());
     }
 
+    /// A colour's first placement is searched with the playouts of the rest of its game,
+    /// so the search values its favourite reply as a search of the position after it
+    /// does. In Duo, when a colour without a move list at the root played out by the
+    /// drawn tries, the second colour's favourite first reply was valued at 0.14 where
+    /// the position after it was worth 0.32 to it, and long searches chose badly.
+    #[test]
+    fn a_first_reply_is_valued_as_the_position_after_it() {
+        let rules = Rules::by_name("duo").unwrap();
+        let mut game = Game::new(rules);
+        let first = blokus_core::notation::parse_move(game.rules().table(), "f9,e10,f10,g10,f11");
+        game.play(first.unwrap()).unwrap();
+        let rating = player(2_000, false).rate(&game, Budget::default());
+        let best = rating.moves[0];
+        let Decision::Place(reply) = best.decision else {
+            panic!("{best:?}")
+        };
+        game.play(reply).unwrap();
+        let after = player(2_000, false).rate(&game, Budget::default());
+        // The second colour's expected result after its reply.
+        let worth = after.values[1];
+        assert!(
+            (best.value - worth).abs() < 0.06,
+            "the reply was valued {} ({} visits), the position after it {worth}",
+            best.value,
+            best.visits
+        );
+    }
+
     /// From level 7 (or 2,000 simulations a move) up, a Duo player answers the
     /// positions of its opening book with the book's move at once (here the first
     /// colour's second placement); below that, or with `book=false`, it searches.
