@@ -610,8 +610,7 @@ mod tests {
     fn a_first_reply_is_valued_as_the_position_after_it() {
         let rules = Rules::by_name("duo").unwrap();
         let mut game = Game::new(rules);
-        let first = blokus_core::notation::parse_move(game.rules().table(), "f9,e10,f10,g10,f11");
-        game.play(first.unwrap()).unwrap();
+        game.play_text("f9,e10,f10,g10,f11").unwrap();
         let rating = player(2_000, false).rate(&game, Budget::default());
         let best = rating.moves[0];
         let Decision::Place(reply) = best.decision else {
