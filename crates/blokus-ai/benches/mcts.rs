@@ -67,6 +67,8 @@ fn bench(c: &mut Criterion) {
                     simulations: Some(sims),
                     threads,
                     resign: false,
+                    // Searched, not answered from the opening book.
+                    book: false,
                     ..MctsOptions::default()
                 };
                 fresh_searches(&mut group, id, opts, &game);

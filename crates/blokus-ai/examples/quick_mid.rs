@@ -21,6 +21,8 @@ fn main() {
     let mut p = MctsPlayer::new(MctsOptions {
         simulations: Some(sims),
         threads,
+        // Searched, not answered from the opening book.
+        book: false,
         ..Default::default()
     });
     let t = Instant::now();

@@ -38,6 +38,8 @@ fn main() {
                 simulations: Some(sims),
                 seed: run as u64,
                 threads,
+                // Searched, not answered from the opening book.
+                book: false,
                 ..Default::default()
             },
             params,
