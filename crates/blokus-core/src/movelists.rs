@@ -123,8 +123,9 @@ impl MoveLists {
 
     /// Whether the base lists `colour`'s moves: then [`MoveLists::moves`] brings a copy
     /// of that list up to date instead of generating one from scratch (which costs
-    /// about as much as a full move generation).
-    pub fn listed_at_base(&self, colour: Colour) -> bool {
+    /// about as much as a full move generation). For tests: the playouts no longer ask.
+    #[cfg(test)]
+    fn listed_at_base(&self, colour: Colour) -> bool {
         self.base[colour].attach.is_some()
     }
 
