@@ -298,11 +298,11 @@ enum Phase {
     Later,
 }
 
-/// Writes a distance feature at `at`: the steps, then a flag each for 1 and for 2 steps.
-fn put_steps(x: &mut FeatureVec, at: usize, steps: u8) {
-    x[at] = f32::from(steps);
+/// Adds a distance feature at `at`: the steps, then a flag each for 1 and for 2 steps.
+fn put_steps(add: &mut impl FnMut(usize, f32), at: usize, steps: u8) {
+    add(at, f32::from(steps));
     if let 1 | 2 = steps {
-        x[at + usize::from(steps)] = 1.0;
+        add(at + usize::from(steps), 1.0);
     }
 }
 
@@ -443,31 +443,52 @@ impl<'a> PolicyFeatures<'a> {
 
     /// The features of a legal move.
     pub fn features(&self, m: Move) -> FeatureVec {
+        let mut x = [0f32; NUM_FEATURES];
+        self.each_feature(m, |i, v| x[i] += v);
+        x
+    }
+
+    /// The policy's log-weight of a legal move: `w.log_gamma(&self.features(m))`
+    /// without the dense vector (a tree expansion weighs every legal move, and most
+    /// features are zero).
+    pub fn log_gamma(&self, w: &Weights, m: Move) -> f32 {
+        let mut sum = 0.0;
+        self.each_feature(m, |i, v| sum += w.0[i] * v);
+        sum
+    }
+
+    /// Calls `add(feature, amount)` for the features of a legal move: its vector is the
+    /// sum of the amounts per feature (every other feature 0).
+    #[inline]
+    fn each_feature(&self, m: Move, mut add: impl FnMut(usize, f32)) {
         let t = self.ctx.rules.table();
         let g = t.geometry();
         let cells = t.info(m).cells();
-        let mut x = [0f32; NUM_FEATURES];
         for &c in cells {
             match self.covered[c.index()] {
-                Covered::OpponentZone => x[0] += 1.0,
-                Covered::PartnerAttach => x[1] += 1.0,
+                Covered::OpponentZone => add(0, 1.0),
+                Covered::PartnerAttach => add(1, 1.0),
                 Covered::Plain => {}
             }
             if self.opp_attach.contains(c) {
-                x[2] += 1.0;
+                add(2, 1.0);
             }
             if self.last_attach.contains(c) {
-                x[22] += 1.0;
+                add(22, 1.0);
             } else if self.last_near.contains(c) {
-                x[23] += 1.0;
+                add(23, 1.0);
             }
         }
+        let mut touches_partner = false;
         for &c in t.edge_cells(m) {
             match self.edge[c.index()] {
-                Edge::Opponent => x[3] += 1.0,
-                Edge::Partner => x[4] += 1.0,
-                Edge::OwnAttach => x[5] += 1.0,
-                Edge::Free => x[6] += 1.0,
+                Edge::Opponent => add(3, 1.0),
+                Edge::Partner => {
+                    add(4, 1.0);
+                    touches_partner = true;
+                }
+                Edge::OwnAttach => add(5, 1.0),
+                Edge::Free => add(6, 1.0),
                 Edge::Spent => {}
             }
         }
@@ -483,7 +504,7 @@ impl<'a> PolicyFeatures<'a> {
                 continue;
             }
             if self.own_attach.contains(k) {
-                x[7] += 1.0;
+                add(7, 1.0);
                 continue;
             }
             attach_steps = attach_steps.min(self.opponent_steps[k.index()]);
@@ -495,17 +516,17 @@ impl<'a> PolicyFeatures<'a> {
                 .filter(|&&e| !self.forbidden.contains(e) && !near.contains(e))
                 .count()
                 .min(4);
-            x[8 + open] += 1.0;
+            add(8 + open, 1.0);
             if self.opp_zone.contains(k) {
-                x[13] += 1.0;
+                add(13, 1.0);
             }
         }
-        x[14 + (cells.len().clamp(1, 6) - 1)] = 1.0;
+        add(14 + (cells.len().clamp(1, 6) - 1), 1.0);
         let piece = t.piece_of(m);
         if piece < MAX_PIECES {
-            x[PIECE_FEATURES + piece] = 1.0;
+            add(PIECE_FEATURES + piece, 1.0);
             if self.phase == Phase::Later {
-                x[PIECE_LATE + piece] = 1.0;
+                add(PIECE_LATE + piece, 1.0);
             }
         }
         let centre = || {
@@ -515,8 +536,8 @@ impl<'a> PolicyFeatures<'a> {
                 .fold(f32::MAX, f32::min)
         };
         match self.phase {
-            Phase::Opening => x[20] = centre(),
-            Phase::Early => x[CENTRE_EARLY] = centre(),
+            Phase::Opening => add(20, centre()),
+            Phase::Early => add(CENTRE_EARLY, centre()),
             Phase::Later => {}
         }
         let steps = cells
@@ -524,12 +545,11 @@ impl<'a> PolicyFeatures<'a> {
             .map(|c| self.opponent_steps[c.index()])
             .min()
             .unwrap_or(DISTANCE_CAP);
-        put_steps(&mut x, OPPONENT_DISTANCE, steps);
-        put_steps(&mut x, ATTACH_DISTANCE, attach_steps);
-        if self.partner.is_some() && x[4] > 0.0 {
-            x[21] = 1.0;
+        put_steps(&mut add, OPPONENT_DISTANCE, steps);
+        put_steps(&mut add, ATTACH_DISTANCE, attach_steps);
+        if self.partner.is_some() && touches_partner {
+            add(21, 1.0);
         }
-        x
     }
 }
 
@@ -720,6 +740,53 @@ mod tests {
             assert_eq!(x[PIECE_FEATURES + t.piece_of(m)], 1.0);
             assert_eq!(x[PIECE_FEATURES..CENTRE_EARLY].iter().sum::<f32>(), 1.0);
             assert_eq!(x[22] + x[23], 0.0);
+        }
+    }
+
+    /// The log-weight summed feature by feature is the weights times the feature
+    /// vector, for every legal move of positions in each family (with partner colours
+    /// in the four-colour games, last placements given, each phase of the game).
+    #[test]
+    fn the_log_weight_is_the_weights_times_the_features() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for (variant, family) in [
+            ("duo", PolicyFamily::Duo),
+            ("classic_2", PolicyFamily::Classic),
+            ("trigon_2", PolicyFamily::Trigon),
+        ] {
+            let rules = Rules::by_name(variant).unwrap();
+            let ctx = Context::new(&rules);
+            let w = family.weights();
+            let mut game = blokus_core::Game::new(rules);
+            let mut recent = Vec::new();
+            let mut checked = 0;
+            for placement in 0..40 {
+                let pos = game.position();
+                if pos.is_over() {
+                    break;
+                }
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if placement % 6 == 0 {
+                    let scorer = MoveScorer::new(&ctx, pos);
+                    let pf = PolicyFeatures::new(&ctx, pos, &scorer, &recent);
+                    for &m in &moves {
+                        let (dense, sparse) = (w.log_gamma(&pf.features(m)), pf.log_gamma(&w, m));
+                        assert!(
+                            (dense - sparse).abs() <= 1e-4 * dense.abs().max(1.0),
+                            "{variant} after {placement}: {dense} against {sparse}"
+                        );
+                        checked += 1;
+                    }
+                }
+                let m = moves[rng.gen_range(0..moves.len())];
+                recent.push((game.position().to_move().index(), m));
+                game.play(m).unwrap();
+            }
+            assert!(checked > 100, "{variant}: {checked} moves checked");
         }
     }
 

@@ -564,7 +564,7 @@ impl Searcher {
                 let h = match &policy {
                     Some((w, pf)) => {
                         let copyable = mirror && !scorer.features(m).self_symmetric;
-                        w.log_gamma(&pf.features(m)) - if copyable { MIRROR_PENALTY } else { 0.0 }
+                        pf.log_gamma(w, m) - if copyable { MIRROR_PENALTY } else { 0.0 }
                     }
                     None => scorer.prior_score(m),
                 };
