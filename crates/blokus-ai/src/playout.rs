@@ -23,7 +23,8 @@
 //! Allocation-free per playout.
 
 use blokus_core::playout::{play_out, Playout, PlayoutPolicy};
-use blokus_core::Colour;
+use blokus_core::position::MAX_COLOURS;
+use blokus_core::{ByColour, Colour};
 use blokus_core::{Cell, Move, Position, Rules};
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -63,6 +64,10 @@ const CORNER_GAMMA: f32 = 1.8;
 /// Boards with at most this many cells (Duo, Junior: 196) count as small above.
 const SMALL_BOARD_CELLS: usize = 200;
 
+/// Playouts from a base with fewer placements a colour than this end once their winner
+/// is certain (see [`Playouts::set_base`]).
+const SETTLED_BEFORE: usize = 10;
+
 /// Reusable scratch space for playouts of one variant. Allocates when built; a playout
 /// itself does not allocate.
 pub struct Playouts {
@@ -93,6 +98,9 @@ pub struct Playouts {
     /// Whole-list candidates of the best local value so far, with their cumulative
     /// weights.
     candidates: Vec<(Move, f32)>,
+    /// Whether a playout ends as soon as its winner is certain (see
+    /// [`Playouts::set_base`]).
+    stop_when_settled: bool,
 }
 
 impl Playouts {
@@ -126,14 +134,40 @@ impl Playouts {
             whole_list: small,
             piece_gamma: piece_gammas(ctx, size_gamma),
             candidates: Vec::with_capacity(1024),
+            stop_when_settled: false,
         }
     }
 
     /// Makes `pos` the base of the next simulations (the search's root): every colour's
     /// legal moves are listed there once, and each [`Playouts::restart`] starts from
     /// those lists instead of generating them again.
+    ///
+    /// In a game of two sides, a playout from a base early in the game (fewer than
+    /// [`SETTLED_BEFORE`] placements a colour) ends once every colour of one side has run
+    /// out of moves behind on score: the other side can only add to its score, so the
+    /// winner is certain, and its remaining placements would only widen the margin. This
+    /// saves a good part of a playout where they are longest; late in the game the
+    /// playouts are short and the margin is left whole.
     pub fn set_base(&mut self, ctx: &Context, pos: &Position) {
         self.playout.set_base(&ctx.rules, pos);
+        self.stop_when_settled =
+            ctx.num_sides == 2 && pos.moves_played() < SETTLED_BEFORE * ctx.rules.num_colours();
+    }
+
+    /// Whether the playout in `pos` may stop: every colour of `colour`'s side is `out`
+    /// of moves and the side is behind (see [`Playouts::set_base`]).
+    fn settled(&self, ctx: &Context, pos: &Position, colour: Colour, out: &[bool]) -> bool {
+        if !self.stop_when_settled {
+            return false;
+        }
+        let Some(side) = ctx.scoring_side(pos, colour) else {
+            return false;
+        };
+        let side_out = Colour::all(ctx.rules.num_colours())
+            .filter(|&c| ctx.scoring_side(pos, c) == Some(side))
+            .all(|c| out[c.index()]);
+        let score = ctx.side_scores(pos);
+        side_out && score[side.index()] < score[1 - side.index()]
     }
 
     /// Starts a new simulation: from the base set by [`Playouts::set_base`] (the
@@ -180,6 +214,15 @@ impl Playouts {
                 rng: &mut SmallRng,
             ) -> Option<Move> {
                 self.playouts.choose(self.ctx, pos, colour.index(), rng)
+            }
+            fn settled(
+                &mut self,
+                _rules: &Rules,
+                pos: &Position,
+                colour: Colour,
+                out: &ByColour<bool, MAX_COLOURS>,
+            ) -> bool {
+                self.playouts.settled(self.ctx, pos, colour, &out.0)
             }
             fn placing(&mut self, colour: Colour, mv: Move) {
                 (self.on_move)(self.ply, colour.index(), mv);
@@ -671,5 +714,60 @@ mod tests {
             playouts.clear_local();
         }
         assert!(checked >= 20, "only {checked} positions with local cells");
+    }
+    /// In a two-sided game a playout from early in the game ends once a side has run out
+    /// of moves behind on score: what it played is the start of the full playout with the
+    /// same draws, and the winner is the same. From later bases the playouts run to the end.
+    #[test]
+    fn early_playouts_end_once_the_winner_is_certain() {
+        let rules = Rules::by_name("duo").unwrap();
+        let ctx = Context::new(&rules);
+        let mut playouts = Playouts::new(&ctx);
+        let mut cut = 0;
+        for seed in 0..40 {
+            let mut pos = Position::new(&rules);
+            let mut r = SmallRng::seed_from_u64(200 + seed);
+            let mut core = Playout::new(&rules);
+            core.begin(&rules);
+            for _ in 0..(4 + seed % 8) {
+                let c = pos.to_move();
+                let m = core.draw(&rules, &pos, c, &mut r).unwrap();
+                pos.play(&rules, m);
+            }
+            playouts.set_base(&ctx, &pos);
+            assert!(playouts.stop_when_settled, "seed {seed}: an early base");
+            let mut play = |stop: bool| {
+                playouts.stop_when_settled = stop;
+                playouts.restart();
+                let mut end = pos.clone();
+                let mut moves = Vec::new();
+                let mut rng = SmallRng::seed_from_u64(seed);
+                playouts.run(&ctx, &mut end, &mut rng, 0, &[], |_, c, m| {
+                    moves.push((c, m))
+                });
+                (moves, ctx.sole_winner(&end))
+            };
+            let (short, short_winner) = play(true);
+            let (full, full_winner) = play(false);
+            assert_eq!(short[..], full[..short.len()], "seed {seed}: not a start");
+            assert_eq!(short_winner, full_winner, "seed {seed}: another winner");
+            if short.len() < full.len() {
+                assert!(short_winner.is_some(), "seed {seed}: cut without a winner");
+                cut += 1;
+            }
+        }
+        assert!(cut >= 10, "only {cut} of 40 playouts ended early");
+        // Late in the game the playouts keep the whole margin.
+        let mut pos = Position::new(&rules);
+        let mut r = SmallRng::seed_from_u64(9);
+        let mut core = Playout::new(&rules);
+        core.begin(&rules);
+        while pos.moves_played() < 2 * SETTLED_BEFORE {
+            let c = pos.to_move();
+            let m = core.draw(&rules, &pos, c, &mut r).unwrap();
+            pos.play(&rules, m);
+        }
+        playouts.set_base(&ctx, &pos);
+        assert!(!playouts.stop_when_settled);
     }
 }

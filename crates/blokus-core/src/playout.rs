@@ -266,10 +266,25 @@ pub trait PlayoutPolicy<R: Rng> {
 
     /// Sees every placement just before it is made.
     fn placing(&mut self, _colour: Colour, _mv: Move) {}
+
+    /// Whether the playout may end here, its result being settled: asked each time a
+    /// colour (`colour`) runs out of moves, with `out` marking every colour that has (the
+    /// game is then finished as it stands, the other colours' remaining placements
+    /// unmade).
+    fn settled(
+        &mut self,
+        _rules: &Rules,
+        _pos: &Position,
+        _colour: Colour,
+        _out: &ByColour<bool, MAX_COLOURS>,
+    ) -> bool {
+        false
+    }
 }
 
-/// Plays `pos` to the end of the game with `policy`'s placements and random pie choices;
-/// colours already out (their player ran out of time) never place. The turn bookkeeping
+/// Plays `pos` to the end of the game with `policy`'s placements and random pie choices
+/// (or until the policy finds the result [settled](PlayoutPolicy::settled)); colours
+/// already out (their player ran out of time) never place. The turn bookkeeping
 /// of `pos` is not kept up to date, only its placements (what scoring reads); it is
 /// finished at the end. Returns the number of placements made.
 pub fn play_out<R: Rng, P: PlayoutPolicy<R>>(
@@ -320,6 +335,9 @@ pub fn play_out<R: Rng, P: PlayoutPolicy<R>>(
             None => {
                 dead[c] = true;
                 idle += 1;
+                if policy.settled(rules, pos, c, &dead) {
+                    break;
+                }
             }
         }
         c = c.next(n);
