@@ -36,7 +36,7 @@ fn fresh_searches(
 ) {
     // Every budgeted simulation runs, so the throughput figure is honest.
     let params = Params {
-        early_stop: false,
+        early_stop: blokus_ai::mcts::EarlyStop::Never,
         ..Params::default()
     };
     let mut player = MctsPlayer::with_params(opts, params);

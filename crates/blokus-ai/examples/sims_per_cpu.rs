@@ -28,7 +28,7 @@ fn main() {
         game.play_text(line.trim()).expect("legal placement");
     }
     let params = Params {
-        early_stop: false,
+        early_stop: blokus_ai::mcts::EarlyStop::Never,
         ..Params::default()
     };
     let mut rates = Vec::with_capacity(runs);

@@ -11,7 +11,7 @@
 use blokus_core::{Game, GameEvent, Move, PieChoice, Side};
 
 use crate::context::Context;
-use crate::mcts::{best_stat, MctsOptions, MctsPlayer, Params};
+use crate::mcts::{best_stat, EarlyStop, MctsOptions, MctsPlayer, Params};
 use crate::{Budget, Decision};
 
 /// One candidate move with the search's opinion of it.
@@ -56,7 +56,7 @@ impl MctsPlayer {
     /// values); a tree kept from an earlier search of the position is searched further.
     pub fn rate(&mut self, game: &Game, budget: Budget) -> Rating {
         let early = self.params.early_stop;
-        self.set_early_stop(false);
+        self.set_early_stop(EarlyStop::Never);
         let stats = self.search(game, budget);
         self.set_early_stop(early);
         let sides = game.rules().v().num_sides();
@@ -179,7 +179,7 @@ impl Analyzer {
         };
         // Every simulation counts towards the values, not only until the move is known.
         let params = Params {
-            early_stop: false,
+            early_stop: EarlyStop::Never,
             ..Params::default()
         };
         Analyzer {

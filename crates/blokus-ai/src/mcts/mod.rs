@@ -15,8 +15,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 pub use schedule::Schedule;
+pub use search::{EarlyStop, Params, PriorSpread};
 use search::{Limit, Searcher};
-pub use search::{Params, PriorSpread};
 use tree::{PIE_KEEP, PIE_SWAP};
 
 use crate::context::{Context, MAX_SIDES};
@@ -209,10 +209,10 @@ impl MctsPlayer {
         &self.opts
     }
 
-    /// Turns stopping a search once its move is settled on or off for every thread.
-    pub(crate) fn set_early_stop(&mut self, on: bool) {
+    /// Sets when every thread's search stops before its budget is spent.
+    pub(crate) fn set_early_stop(&mut self, stop: EarlyStop) {
         for s in &mut self.searchers {
-            s.set_early_stop(on);
+            s.set_early_stop(stop);
         }
     }
 
@@ -520,7 +520,7 @@ mod tests {
     use super::*;
     use blokus_core::Rules;
 
-    fn player(sims: u64, early_stop: bool) -> MctsPlayer {
+    fn player(sims: u64, early_stop: EarlyStop) -> MctsPlayer {
         let opts = MctsOptions {
             simulations: Some(sims),
             seed: 7,
@@ -543,7 +543,10 @@ mod tests {
         let mut game = Game::new(Rules::by_name("duo").unwrap());
         let mut saved = 0;
         for _ in 0..16 {
-            let (mut full, mut early) = (player(3_000, false), player(3_000, true));
+            let (mut full, mut early) = (
+                player(3_000, EarlyStop::Never),
+                player(3_000, EarlyStop::Certain),
+            );
             let a = full.decide(&game, Budget::default());
             let b = early.decide(&game, Budget::default());
             assert_eq!(a, b);
@@ -556,6 +559,46 @@ mod tests {
         }
         // How much is saved depends on the seed and the search; some must be.
         assert!(saved > 1_500, "saved only {saved} simulations");
+    }
+
+    /// Stopping once the choice is likely settled stops no later than once it is certain,
+    /// and far earlier where the mover is behind; it may play another move, but mostly
+    /// plays the same.
+    #[test]
+    fn a_likely_settled_choice_stops_sooner() {
+        let mut game = Game::new(Rules::by_name("duo").unwrap());
+        let (mut same, mut certain_sims, mut likely_sims) = (0, 0, 0);
+        let mut behind = (0, 0);
+        for _ in 0..16 {
+            let (mut certain, mut likely) = (
+                player(3_000, EarlyStop::Certain),
+                player(3_000, EarlyStop::Likely),
+            );
+            let a = certain.decide(&game, Budget::default());
+            let b = likely.decide(&game, Budget::default());
+            let (c, l) = (
+                certain.last_stats().simulations,
+                likely.last_stats().simulations,
+            );
+            assert!(l <= c, "likely {l} after certain {c}");
+            same += usize::from(a == b);
+            (certain_sims, likely_sims) = (certain_sims + c, likely_sims + l);
+            let share = certain.last_stats().value;
+            if share < 0.4 {
+                behind = (behind.0 + c, behind.1 + l);
+            }
+            match a {
+                Decision::Place(m) => game.play(m).unwrap(),
+                d => panic!("{d:?}"),
+            }
+        }
+        assert!(same >= 12, "only {same} of 16 moves the same");
+        assert!(
+            likely_sims * 10 < certain_sims * 9,
+            "likely {likely_sims} against certain {certain_sims}"
+        );
+        assert!(behind.0 > 0, "the mover was never behind");
+        assert!(behind.1 * 10 < behind.0 * 8, "behind: {behind:?}");
     }
 
     /// In Duo the search's values are quality-based rewards, which are no chance of
@@ -587,7 +630,7 @@ mod tests {
         let mut ai = MctsPlayer::with_params(
             opts,
             Params {
-                early_stop: false,
+                early_stop: EarlyStop::Never,
                 ..Params::default()
             },
         );
@@ -612,13 +655,13 @@ mod tests {
         let rules = Rules::by_name("duo").unwrap();
         let mut game = Game::new(rules);
         game.play_text("f9,e10,f10,g10,f11").unwrap();
-        let rating = player(2_000, false).rate(&game, Budget::default());
+        let rating = player(2_000, EarlyStop::Never).rate(&game, Budget::default());
         let best = rating.moves[0];
         let Decision::Place(reply) = best.decision else {
             panic!("{best:?}")
         };
         game.play(reply).unwrap();
-        let after = player(2_000, false).rate(&game, Budget::default());
+        let after = player(2_000, EarlyStop::Never).rate(&game, Budget::default());
         // The second colour's expected result after its reply.
         let worth = after.values[1];
         assert!(
@@ -721,7 +764,7 @@ mod tests {
             }
         }
         let game = found.expect("a position with a single legal move");
-        let mut p = player(10_000, true);
+        let mut p = player(10_000, EarlyStop::Likely);
         assert_eq!(
             p.decide(&game, Budget::default()),
             Decision::Place(game.legal_moves()[0])
@@ -764,7 +807,7 @@ mod tests {
             let cases = endgames(outcome);
             assert!(cases.len() == 4, "{outcome:?}: {} positions", cases.len());
             for (game, solved) in cases {
-                let mut p = player(2_000, true);
+                let mut p = player(2_000, EarlyStop::Likely);
                 let Decision::Place(m) = p.decide(&game, Budget::default()) else {
                     panic!("a placement");
                 };

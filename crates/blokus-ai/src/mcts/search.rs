@@ -47,9 +47,8 @@ pub struct Params {
     pub widen_base: f32,
     /// See `widen_base`.
     pub widen_scale: f32,
-    /// Stop a simulation-budget search once the most visited move cannot be overtaken
-    /// by the simulations left (the move played is the same; only time is saved).
-    pub early_stop: bool,
+    /// When a search bounded by simulations stops before its budget is spent.
+    pub early_stop: EarlyStop,
     /// Resign (two-player games, when allowed) only when the chosen move's mean value is
     /// below this...
     pub resign_value: f32,
@@ -122,7 +121,7 @@ impl Default for Params {
             max_nodes: 8_000_000,
             widen_base: 8.0,
             widen_scale: 2.0,
-            early_stop: true,
+            early_stop: EarlyStop::Likely,
             resign_value: 0.03,
             resign_min_visits: 1_000,
             good_replies: true,
@@ -162,6 +161,32 @@ impl PriorSpread {
         self.few + t * (self.many - self.few)
     }
 }
+
+/// When a search bounded by simulations stops before its budget is spent (a search
+/// bounded by time alone runs to its deadline).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EarlyStop {
+    /// Never: every simulation of the budget is run (analysis, measurements).
+    Never,
+    /// Once the most visited move leads the next by more than the simulations left: no
+    /// further simulation could change the move, so it is the move the whole budget
+    /// plays.
+    Certain,
+    /// In two-sided games, once the most visited move leads the next by more than the
+    /// simulations left times the mover's share of the win through it (at least
+    /// [`LIKELY_MIN_SHARE`]): to catch up, another move would have to win far more often
+    /// than the position allows. The reference engine's searches stop so. It plays
+    /// another move than [`EarlyStop::Certain`] now and then, and saves about a quarter
+    /// of a Duo game's searches at level 7, most where the mover is behind (docs/ai.md).
+    /// Elsewhere the same as `Certain`.
+    Likely,
+}
+
+/// [`EarlyStop::Likely`] counts the mover's share of the win as at least this...
+pub const LIKELY_MIN_SHARE: f64 = 0.1;
+
+/// ...and as 1 until the most visited move has this many simulations.
+const LIKELY_MIN_VISITS: u32 = 100;
 
 /// How long one search may run: simulations are claimed from a budget shared by every
 /// thread (so a thread slowed by other work leaves more to the others), until it runs
@@ -247,9 +272,9 @@ impl Searcher {
         }
     }
 
-    /// Whether to stop once the choice of move is settled (see [`Params::early_stop`]).
-    pub fn set_early_stop(&mut self, on: bool) {
-        self.params.early_stop = on;
+    /// When to stop before the budget is spent (see [`Params::early_stop`]).
+    pub fn set_early_stop(&mut self, stop: EarlyStop) {
+        self.params.early_stop = stop;
     }
 
     /// Forgets the tree.
@@ -376,9 +401,9 @@ impl Searcher {
                 self.simulate(ctx, &mut pos);
             }
             done += n;
-            if self.params.early_stop
+            if self.params.early_stop != EarlyStop::Never
                 && limit.deadline.is_none()
-                && self.decided(limit.budget.load(Ordering::Relaxed))
+                && self.decided(ctx, limit.budget.load(Ordering::Relaxed))
             {
                 break;
             }
@@ -386,21 +411,40 @@ impl Searcher {
         done
     }
 
-    /// Whether the root's most visited child leads the next by more than `left` visits
-    /// (or is the only one), so no further simulation can change the choice.
-    fn decided(&self, left: u64) -> bool {
-        let (mut best, mut second) = (0u64, 0u64);
+    /// Whether the root's choice is settled with `left` simulations to go (see
+    /// [`EarlyStop`]), or it has only one child.
+    fn decided(&self, ctx: &Context, left: u64) -> bool {
+        let root = &self.tree.nodes[self.tree.root as usize];
+        if !root.expanded {
+            return false;
+        }
+        let (mut best, mut second) = (None::<&Node>, 0u32);
         for ch in self.root_children() {
-            let n = u64::from(ch.n);
-            if n > best {
-                second = best;
-                best = n;
-            } else if n > second {
-                second = n;
+            match best {
+                Some(b) if ch.n <= b.n => second = second.max(ch.n),
+                _ => {
+                    second = best.map_or(0, |b| b.n);
+                    best = Some(ch);
+                }
             }
         }
-        let root = &self.tree.nodes[self.tree.root as usize];
-        root.expanded && (root.num_children == 1 || best > second + left)
+        let Some(best) = best else {
+            return false;
+        };
+        let lead = f64::from(best.n - second);
+        let catchable = match self.params.early_stop {
+            EarlyStop::Never => return false,
+            EarlyStop::Likely if ctx.num_sides == 2 => {
+                let share = if best.n >= LIKELY_MIN_VISITS {
+                    f64::from(best.wins) / f64::from(best.n)
+                } else {
+                    1.0
+                };
+                left as f64 * share.clamp(LIKELY_MIN_SHARE, 1.0)
+            }
+            EarlyStop::Certain | EarlyStop::Likely => left as f64,
+        };
+        root.num_children == 1 || lead > catchable
     }
 
     fn simulate(&mut self, ctx: &Context, pos: &mut Position) {
