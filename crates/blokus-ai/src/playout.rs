@@ -725,15 +725,7 @@ mod tests {
         let mut playouts = Playouts::new(&ctx);
         let mut cut = 0;
         for seed in 0..40 {
-            let mut pos = Position::new(&rules);
-            let mut r = SmallRng::seed_from_u64(200 + seed);
-            let mut core = Playout::new(&rules);
-            core.begin(&rules);
-            for _ in 0..(4 + seed % 8) {
-                let c = pos.to_move();
-                let m = core.draw(&rules, &pos, c, &mut r).unwrap();
-                pos.play(&rules, m);
-            }
+            let pos = random_position(&rules, 200 + seed, 4 + seed as usize % 8);
             playouts.set_base(&ctx, &pos);
             assert!(playouts.stop_when_settled, "seed {seed}: an early base");
             let mut play = |stop: bool| {
@@ -758,16 +750,24 @@ mod tests {
         }
         assert!(cut >= 10, "only {cut} of 40 playouts ended early");
         // Late in the game the playouts keep the whole margin.
-        let mut pos = Position::new(&rules);
-        let mut r = SmallRng::seed_from_u64(9);
-        let mut core = Playout::new(&rules);
-        core.begin(&rules);
-        while pos.moves_played() < 2 * SETTLED_BEFORE {
-            let c = pos.to_move();
-            let m = core.draw(&rules, &pos, c, &mut r).unwrap();
-            pos.play(&rules, m);
-        }
+        let pos = random_position(&rules, 9, 2 * SETTLED_BEFORE);
         playouts.set_base(&ctx, &pos);
         assert!(!playouts.stop_when_settled);
+    }
+
+    /// The position after `placements` uniform random placements (seeded).
+    fn random_position(rules: &Rules, seed: u64, placements: usize) -> Position {
+        let mut pos = Position::new(rules);
+        let mut r = SmallRng::seed_from_u64(seed);
+        let mut core = Playout::new(rules);
+        core.begin(rules);
+        for _ in 0..placements {
+            let c = pos.to_move();
+            let m = core
+                .draw(rules, &pos, c, &mut r)
+                .expect("a legal placement");
+            pos.play(rules, m);
+        }
+        pos
     }
 }

@@ -536,26 +536,34 @@ mod tests {
         MctsPlayer::with_params(opts, params)
     }
 
+    /// The first 16 placements of a Duo game played by `a`'s choices, each position also
+    /// searched with `b`: per placement both decisions and both searches' statistics.
+    fn both_stops(a: EarlyStop, b: EarlyStop) -> Vec<[(Decision, SearchStats); 2]> {
+        let mut game = Game::new(Rules::by_name("duo").unwrap());
+        let mut out = Vec::new();
+        for _ in 0..16 {
+            let searched = [a, b].map(|stop| {
+                let mut p = player(3_000, stop);
+                (p.decide(&game, Budget::default()), p.last_stats())
+            });
+            match searched[0].0 {
+                Decision::Place(m) => game.play(m).unwrap(),
+                d => panic!("{d:?}"),
+            }
+            out.push(searched);
+        }
+        out
+    }
+
     /// Stopping once the choice cannot change plays the same move as searching on, with
     /// fewer simulations.
     #[test]
     fn early_stop_plays_the_same_move_with_fewer_simulations() {
-        let mut game = Game::new(Rules::by_name("duo").unwrap());
         let mut saved = 0;
-        for _ in 0..16 {
-            let (mut full, mut early) = (
-                player(3_000, EarlyStop::Never),
-                player(3_000, EarlyStop::Certain),
-            );
-            let a = full.decide(&game, Budget::default());
-            let b = early.decide(&game, Budget::default());
+        for [(a, full), (b, early)] in both_stops(EarlyStop::Never, EarlyStop::Certain) {
             assert_eq!(a, b);
-            assert_eq!(full.last_stats().simulations, 3_000);
-            saved += 3_000 - early.last_stats().simulations;
-            match a {
-                Decision::Place(m) => game.play(m).unwrap(),
-                d => panic!("{d:?}"),
-            }
+            assert_eq!(full.simulations, 3_000);
+            saved += 3_000 - early.simulations;
         }
         // How much is saved depends on the seed and the search; some must be.
         assert!(saved > 1_500, "saved only {saved} simulations");
@@ -566,30 +574,15 @@ mod tests {
     /// plays the same.
     #[test]
     fn a_likely_settled_choice_stops_sooner() {
-        let mut game = Game::new(Rules::by_name("duo").unwrap());
         let (mut same, mut certain_sims, mut likely_sims) = (0, 0, 0);
         let mut behind = (0, 0);
-        for _ in 0..16 {
-            let (mut certain, mut likely) = (
-                player(3_000, EarlyStop::Certain),
-                player(3_000, EarlyStop::Likely),
-            );
-            let a = certain.decide(&game, Budget::default());
-            let b = likely.decide(&game, Budget::default());
-            let (c, l) = (
-                certain.last_stats().simulations,
-                likely.last_stats().simulations,
-            );
+        for [(a, certain), (b, likely)] in both_stops(EarlyStop::Certain, EarlyStop::Likely) {
+            let (c, l) = (certain.simulations, likely.simulations);
             assert!(l <= c, "likely {l} after certain {c}");
             same += usize::from(a == b);
             (certain_sims, likely_sims) = (certain_sims + c, likely_sims + l);
-            let share = certain.last_stats().value;
-            if share < 0.4 {
+            if certain.value < 0.4 {
                 behind = (behind.0 + c, behind.1 + l);
-            }
-            match a {
-                Decision::Place(m) => game.play(m).unwrap(),
-                d => panic!("{d:?}"),
             }
         }
         assert!(same >= 12, "only {same} of 16 moves the same");
