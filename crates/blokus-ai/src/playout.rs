@@ -715,6 +715,7 @@ mod tests {
         }
         assert!(checked >= 20, "only {checked} positions with local cells");
     }
+
     /// In a two-sided game a playout from early in the game ends once a side has run out
     /// of moves behind on score: what it played is the start of the full playout with the
     /// same draws, and the winner is the same. From later bases the playouts run to the end.

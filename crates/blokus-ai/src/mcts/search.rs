@@ -401,10 +401,7 @@ impl Searcher {
                 self.simulate(ctx, &mut pos);
             }
             done += n;
-            if self.params.early_stop != EarlyStop::Never
-                && limit.deadline.is_none()
-                && self.decided(ctx, limit.budget.load(Ordering::Relaxed))
-            {
+            if limit.deadline.is_none() && self.decided(ctx, limit.budget.load(Ordering::Relaxed)) {
                 break;
             }
         }
@@ -415,36 +412,25 @@ impl Searcher {
     /// [`EarlyStop`]), or it has only one child.
     fn decided(&self, ctx: &Context, left: u64) -> bool {
         let root = &self.tree.nodes[self.tree.root as usize];
-        if !root.expanded {
+        if self.params.early_stop == EarlyStop::Never || !root.expanded {
             return false;
         }
-        let (mut best, mut second) = (None::<&Node>, 0u32);
+        // The most visited child's visits and win shares, and the next one's visits.
+        let (mut best, mut best_wins, mut second) = (0u32, 0f32, 0u32);
         for ch in self.root_children() {
-            match best {
-                Some(b) if ch.n <= b.n => second = second.max(ch.n),
-                _ => {
-                    second = best.map_or(0, |b| b.n);
-                    best = Some(ch);
-                }
+            if ch.n > best {
+                (second, best, best_wins) = (best, ch.n, ch.wins);
+            } else {
+                second = second.max(ch.n);
             }
         }
-        let Some(best) = best else {
-            return false;
+        let likely = self.params.early_stop == EarlyStop::Likely && ctx.num_sides == 2;
+        let share = if likely && best >= LIKELY_MIN_VISITS {
+            (f64::from(best_wins) / f64::from(best)).clamp(LIKELY_MIN_SHARE, 1.0)
+        } else {
+            1.0
         };
-        let lead = f64::from(best.n - second);
-        let catchable = match self.params.early_stop {
-            EarlyStop::Never => return false,
-            EarlyStop::Likely if ctx.num_sides == 2 => {
-                let share = if best.n >= LIKELY_MIN_VISITS {
-                    f64::from(best.wins) / f64::from(best.n)
-                } else {
-                    1.0
-                };
-                left as f64 * share.clamp(LIKELY_MIN_SHARE, 1.0)
-            }
-            EarlyStop::Certain | EarlyStop::Likely => left as f64,
-        };
-        root.num_children == 1 || lead > catchable
+        root.num_children == 1 || f64::from(best - second) > left as f64 * share
     }
 
     fn simulate(&mut self, ctx: &Context, pos: &mut Position) {
