@@ -38,13 +38,8 @@ pub struct Params {
     pub prior_spread: PriorSpread,
     /// Simulations after which RAVE and real values weigh the same.
     pub rave_equivalence: f32,
-    /// Visits a leaf just below the root needs before its children are generated...
+    /// Visits a leaf needs before its children are generated.
     pub expand_threshold: u32,
-    /// ...and how many more for each level deeper: deep leaves are many and each is
-    /// reached by few simulations, so listing and weighing their moves early costs more
-    /// than it tells (the reference grows its threshold with depth too). 10-15% more
-    /// simulations per CPU-second in Duo's long searches (docs/ai.md).
-    pub expand_per_depth: u32,
     /// Most nodes kept in one tree (memory bound).
     pub max_nodes: usize,
     /// Progressive widening: a node visited n times considers its best
@@ -104,13 +99,6 @@ impl Params {
         self.quality_rewards && super::reward::used_in(rules)
     }
 
-    /// Visits a leaf `depth` placements below the root needs before it is expanded.
-    #[inline]
-    pub fn expand_visits(&self, depth: usize) -> u32 {
-        let deeper = depth.saturating_sub(1) as u32;
-        self.expand_threshold + self.expand_per_depth * deeper
-    }
-
     /// How many children (best prior first) a node visited `n` times considers.
     #[inline]
     pub fn widening(&self, n: u32) -> u32 {
@@ -130,7 +118,6 @@ impl Default for Params {
             },
             rave_equivalence: 1500.0,
             expand_threshold: 3,
-            expand_per_depth: 1,
             max_nodes: 8_000_000,
             widen_base: 8.0,
             widen_scale: 2.0,
@@ -468,7 +455,7 @@ impl Searcher {
             let node = self.tree.nodes[idx as usize];
             if !node.expanded {
                 let is_root = idx == self.tree.root;
-                if (node.n < self.params.expand_visits(ply) && !is_root)
+                if (node.n < self.params.expand_threshold && !is_root)
                     || self.tree.nodes.len() >= self.params.max_nodes
                 {
                     break;
@@ -821,56 +808,6 @@ mod tests {
             .count();
         prune(&ctx, &pos, colour.index(), &mut moves);
         assert_eq!(moves.len(), fives);
-    }
-
-    /// A leaf is expanded once it has had the visits its depth asks for, and not before:
-    /// deep leaves wait longer than the root's children (which the old rule, the same
-    /// visits at every depth, would have expanded).
-    #[test]
-    fn deeper_leaves_wait_longer_for_expansion() {
-        let rules = Rules::by_name("duo").unwrap();
-        let ctx = Context::new(&rules);
-        let mut game = Game::new(rules.clone());
-        for _ in 0..6 {
-            let m = game.legal_moves()[0];
-            game.play(m).unwrap();
-        }
-        let s = searched(&ctx, &game, 3, 30_000);
-        let p = Params::default();
-        assert_eq!(p.expand_visits(1), p.expand_threshold);
-        assert!(p.expand_visits(4) > p.expand_visits(1));
-        let (mut deep_expanded, mut waiting) = (0, 0);
-        let mut stack = vec![(s.tree.root, 0usize)];
-        while let Some((idx, depth)) = stack.pop() {
-            let node = &s.tree.nodes[idx as usize];
-            if depth > 0 {
-                let need = p.expand_visits(depth);
-                if node.expanded {
-                    // Expanded on the visit that found `need` before it.
-                    assert!(
-                        node.n > need,
-                        "depth {depth}: expanded at {} visits",
-                        node.n
-                    );
-                    deep_expanded += usize::from(depth >= 4);
-                } else {
-                    assert!(
-                        node.n <= need,
-                        "depth {depth}: {} visits, not expanded",
-                        node.n
-                    );
-                    waiting += usize::from(node.n > p.expand_threshold);
-                }
-            }
-            if node.expanded {
-                stack.extend(node.children().map(|c| (c as u32, depth + 1)));
-            }
-        }
-        assert!(deep_expanded > 0, "the search reaches depth 4");
-        assert!(
-            waiting > 0,
-            "some leaves wait that a fixed threshold would have expanded"
-        );
     }
 
     /// With the learnt policy the root's children carry its probabilities (summing to
