@@ -10,9 +10,10 @@ every 4). Each engine (a GTP engine started by its command; start ours with `--n
 chooses its move there with `reg_genmove` for the colour the record has placing next.
 The oracle, a GTP engine whose log reports `Val X` after a search (the reference engine
 at a high level, without `--quiet`: `pentobi-gtp --nobook --game trigon_2 --level 7
---threads 1`), then searches the position after that move for the colour placing next,
-and its value is turned into the mover's expected result. A move two engines share is
-judged once.
+--threads 1`), then searches the position after that move for the colour placing next
+(or the next one after it with a move left), and its value is turned into the mover's
+expected result. A move two engines share is judged once; a position where a move
+leaves no colour a move is left out.
 
 Prints each engine's mean value over the positions all engines answered, and its mean
 difference from the first engine's with a 95% interval (paired by position), and how
@@ -53,7 +54,7 @@ def set_position(engine, moves):
 
 def judge(task):
     """The engines' moves at one position and the oracle's value of each for the mover."""
-    moves, colour, next_colour, same_side = task
+    moves, colour, after, first_seat = task
     chosen = []
     for engine in ENGINES:
         set_position(engine, moves)
@@ -66,17 +67,33 @@ def judge(task):
         if key(move) in values:
             continue
         set_position(ORACLE, moves + [(colour, move)])
-        ok, _ = ORACLE.ask(f"reg_genmove {next_colour}")
-        logged = [float(m.group(1)) for m in
-                  (re.match(r"Val (-?[\d.]+)", t) for t in ORACLE.log_lines) if m]
-        if not ok or not logged:
-            sys.exit(f"move_quality: the oracle gave no value after {colour} {move}")
-        values[key(move)] = logged[-1] if same_side else 1.0 - logged[-1]
-    return [None if m is None else (m, values[key(m)]) for m in chosen]
+        values[key(move)] = None
+        # The colours in turn after the mover, from the one the record has placing
+        # next: the first with a move left is searched. A colour with a single move
+        # is not searched (the oracle answers at once): that move is played, and the
+        # next colour asked.
+        for other in after * 2:
+            ok, answer = ORACLE.ask(f"reg_genmove {other}")
+            if not ok:
+                sys.exit(f"move_quality: the oracle refused a search after {colour} {move}")
+            logged = [float(m.group(1)) for m in
+                      (re.match(r"Val (-?[\d.]+)", t) for t in ORACLE.log_lines) if m]
+            same = (other in first_seat) == (colour in first_seat)
+            if logged:
+                values[key(move)] = logged[-1] if same else 1.0 - logged[-1]
+                break
+            if answer == "resign":
+                values[key(move)] = 0.0 if same else 1.0
+                break
+            if answer != "pass":
+                ORACLE.send(f"play {other} {answer}")
+    return [None if m is None or values[key(m)] is None else (m, values[key(m)])
+            for m in chosen]
 
 
 def positions(records, a):
-    """(placements before, colour to place, colour placing after it, same side) tasks."""
+    """(placements before, colour to place, the other colours in turn from the one
+    placing next, the first seat's colours) tasks."""
     tasks = []
     for record in records:
         moves = re.findall(r";([A-Za-z0-9])\[([^\]]*)\]", record)
@@ -84,8 +101,9 @@ def positions(records, a):
         first_seat = set(colours[0::2])
         for k in range(a.start, min(a.end, len(moves) - 2) + 1, a.every):
             colour, next_colour = moves[k][0], moves[k + 1][0]
-            same = (colour in first_seat) == (next_colour in first_seat)
-            tasks.append((moves[:k], colour, next_colour, same))
+            i = colours.index(next_colour)
+            after = [c for c in colours[i:] + colours[:i] if c != colour]
+            tasks.append((moves[:k], colour, after, first_seat))
     return tasks
 
 
