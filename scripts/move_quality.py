@@ -27,6 +27,7 @@ import math
 import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from gtp_process import GtpProcess
 
@@ -131,9 +132,16 @@ def main():
     tasks = positions(records, a)
     if not tasks:
         sys.exit("move_quality: no position in that range of placements")
-    with ProcessPoolExecutor(a.jobs, initializer=start,
-                             initargs=(a.oracle, a.engines)) as pool:
-        results = list(pool.map(judge, tasks))
+    # Each command once here first, so that one that cannot start says so plainly
+    # (the workers' own failures only break the pool).
+    for cmd in [a.oracle] + a.engines:
+        GtpProcess(cmd, "move_quality").close()
+    try:
+        with ProcessPoolExecutor(a.jobs, initializer=start,
+                                 initargs=(a.oracle, a.engines)) as pool:
+            results = list(pool.map(judge, tasks))
+    except BrokenProcessPool:
+        sys.exit("move_quality: a worker stopped (its message is above)")
     answered = [(len(t[0]), r) for t, r in zip(tasks, results) if all(x is not None for x in r)]
     full = [r for _, r in answered]
     if not full:
