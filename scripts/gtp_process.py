@@ -1,8 +1,18 @@
-"""A GTP engine in a subprocess, spoken to one command at a time (for the developer
-scripts that drive engines: move_cpu.py, ref_values.py)."""
+"""A GTP engine in a subprocess, spoken to one command at a time, and the game records
+the developer scripts that drive engines read (move_cpu.py, ref_values.py,
+move_quality.py)."""
+import re
 import shlex
 import subprocess
 import sys
+
+
+def record_placements(record):
+    """One `.blksgf` record's placements as (colour, cells) in order, its colours in
+    turn order, and the first seat's colours (every other one from the first)."""
+    moves = re.findall(r";([A-Za-z0-9])\[([^\]]*)\]", record)
+    colours = sorted({c for c, _ in moves})
+    return moves, colours, set(colours[0::2])
 
 
 class GtpProcess:
@@ -39,6 +49,13 @@ class GtpProcess:
                 self.log_lines.append(text.rstrip("\n"))
         joined = "\n".join(answer)
         return joined.startswith("="), joined[1:].strip()
+
+    def logged_value(self):
+        """The last `Val X` the engine logged while answering (the reference engine's
+        expected result for the colour it searched for), or None."""
+        values = [float(m.group(1)) for m in
+                  (re.match(r"Val (-?[\d.]+)", t) for t in self.log_lines) if m]
+        return values[-1] if values else None
 
     def send(self, line):
         """The text of the engine's success answer to `line`; exits on a refusal."""

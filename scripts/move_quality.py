@@ -24,12 +24,11 @@ result.
 """
 import argparse
 import math
-import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from gtp_process import GtpProcess
+from gtp_process import GtpProcess, record_placements
 
 ORACLE = None
 ENGINES = []
@@ -77,11 +76,10 @@ def judge(task):
             ok, answer = ORACLE.ask(f"reg_genmove {other}")
             if not ok:
                 sys.exit(f"move_quality: the oracle refused a search after {colour} {move}")
-            logged = [float(m.group(1)) for m in
-                      (re.match(r"Val (-?[\d.]+)", t) for t in ORACLE.log_lines) if m]
+            logged = ORACLE.logged_value()
             same = (other in first_seat) == (colour in first_seat)
-            if logged:
-                values[key(move)] = logged[-1] if same else 1.0 - logged[-1]
+            if logged is not None:
+                values[key(move)] = logged if same else 1.0 - logged
                 break
             if answer == "resign":
                 values[key(move)] = 0.0 if same else 1.0
@@ -97,9 +95,7 @@ def positions(records, a):
     placing next, the first seat's colours) tasks."""
     tasks = []
     for record in records:
-        moves = re.findall(r";([A-Za-z0-9])\[([^\]]*)\]", record)
-        colours = sorted({c for c, _ in moves})
-        first_seat = set(colours[0::2])
+        moves, colours, first_seat = record_placements(record)
         for k in range(a.start, min(a.end, len(moves) - 2) + 1, a.every):
             colour, next_colour = moves[k][0], moves[k + 1][0]
             i = colours.index(next_colour)

@@ -18,10 +18,9 @@ developer aid, not part of CI; it needs the reference engine, built outside the
 repository.
 """
 import argparse
-import re
 import sys
 
-from gtp_process import GtpProcess
+from gtp_process import GtpProcess, record_placements
 
 
 def main():
@@ -51,9 +50,7 @@ def main():
     checkpoints = list(range(a.every, a.until + 1, a.every))
     sums = {}
     for number, (record, ours_black) in enumerate(zip(records, seats)):
-        moves = re.findall(r";([A-Za-z0-9])\[([^\]]*)\]", record)
-        colours = sorted({c for c, _ in moves})
-        first_seat = set(colours[0::2])
+        moves, _, first_seat = record_placements(record)
         seat = "first" if ours_black == 0 else "second"
         engine.send("clear_board")
         values = []
@@ -64,12 +61,11 @@ def main():
                 # searched.
                 to_move = colour
                 ok, _ = engine.ask(f"reg_genmove {to_move}")
-                logged = [float(m.group(1)) for m in
-                          (re.match(r"Val (-?[\d.]+)", t) for t in engine.log_lines) if m]
+                logged = engine.logged_value()
                 value = None
-                if ok and logged:
+                if ok and logged is not None:
                     mover_first = to_move in first_seat
-                    value = logged[-1] if mover_first == (seat == "first") else 1 - logged[-1]
+                    value = logged if mover_first == (seat == "first") else 1 - logged
                     slot = sums.setdefault((seat, k), [0.0, 0])
                     slot[0] += value
                     slot[1] += 1
