@@ -34,7 +34,6 @@ def main():
         sys.exit("splice_gtp: --from must be 0 or more")
     engines = [GtpProcess(args.first, "splice_gtp"), GtpProcess(args.second, "splice_gtp")]
     placements = 0
-
     ident = ""
 
     def reply(ok, text):
@@ -52,7 +51,7 @@ def main():
         if command == "genmove" and len(words) == 2:
             mover = engines[0] if placements < args.switch else engines[1]
             other = engines[1] if mover is engines[0] else engines[0]
-            ok, move = mover.ask(line.strip())
+            ok, move = mover.ask(line)
             if ok and move.lower() not in ("resign", "pass"):
                 played, why = other.ask(f"play {words[1]} {move}")
                 if not played:
@@ -76,7 +75,7 @@ def main():
             reply(True, "")
             return
         else:
-            answers = [engine.ask(line.strip()) for engine in engines]
+            answers = [engine.ask(line) for engine in engines]
             if answers[0][0] != answers[1][0]:
                 sys.exit(f"splice_gtp: the engines disagree on '{line.strip()}': "
                          f"'{answers[0][1]}' and '{answers[1][1]}'")
