@@ -1,6 +1,6 @@
 """A GTP engine in a subprocess, spoken to one command at a time, and the game records
 the developer scripts that drive engines read (move_cpu.py, ref_values.py,
-move_quality.py)."""
+move_quality.py, opening_values.py)."""
 import re
 import shlex
 import subprocess
@@ -33,8 +33,11 @@ class GtpProcess:
 
     def ask(self, line):
         """Sends `line`; returns (whether the engine accepted it, its answer's text)."""
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except OSError:
+            sys.exit(f"{self.tool}: '{self.command}' ended before '{line}' could be sent")
         self.log_lines = []
         answer = []
         while True:
@@ -63,6 +66,12 @@ class GtpProcess:
         if not ok:
             sys.exit(f"{self.tool}: '{self.command}' refused '{line}': ?{text}")
         return text
+
+    def replay(self, moves):
+        """Sets up the position after `moves`, (colour, move) pairs from the start."""
+        self.send("clear_board")
+        for colour, move in moves:
+            self.send(f"play {colour} {move}")
 
     def close(self):
         """Asks the engine to quit and waits for it."""

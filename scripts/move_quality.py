@@ -46,18 +46,12 @@ def key(move):
     return ",".join(sorted(move.split(",")))
 
 
-def set_position(engine, moves):
-    engine.send("clear_board")
-    for colour, cells in moves:
-        engine.send(f"play {colour} {cells}")
-
-
 def judge(task):
     """The engines' moves at one position and the oracle's value of each for the mover."""
     moves, colour, after, first_seat = task
     chosen = []
     for engine in ENGINES:
-        set_position(engine, moves)
+        engine.replay(moves)
         ok, answer = engine.ask(f"reg_genmove {colour}")
         chosen.append(answer if ok and answer not in ("resign", "pass", "") else None)
     values = {}
@@ -66,7 +60,7 @@ def judge(task):
             continue
         if key(move) in values:
             continue
-        set_position(ORACLE, moves + [(colour, move)])
+        ORACLE.replay(moves + [(colour, move)])
         values[key(move)] = None
         # The colours in turn after the mover, from the one the record has placing
         # next: the first with a move left is searched. A colour with a single move
