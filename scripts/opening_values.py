@@ -144,10 +144,10 @@ def main():
                 value = judge_value(judge, moves, colours, ours)
             with lock:
                 results[g] = (seat, value, cpu_ours, cpu_opp, moves)
-                shown = "-" if value is None else f"{value:.3f}"
+                told = "-" if value is None else f"{value:.3f}"
                 if resigned is not None:
-                    shown += f" ({resigned} resigned)"
-                print(f"opening {g} (ours {'first' if seat == 0 else 'second'}): value {shown}, "
+                    told += f" ({resigned} resigned)"
+                print(f"opening {g} (ours {'first' if seat == 0 else 'second'}): value {told}, "
                       f"CPU ours {cpu_ours:.2f} s, opponent {cpu_opp:.2f} s", flush=True)
         for e in engines + [judge]:
             e.close()

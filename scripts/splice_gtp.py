@@ -77,7 +77,7 @@ def main():
         else:
             answers = [engine.ask(line) for engine in engines]
             if answers[0][0] != answers[1][0]:
-                sys.exit(f"splice_gtp: the engines disagree on '{line.strip()}': "
+                sys.exit(f"splice_gtp: the engines disagree on '{line}': "
                          f"'{answers[0][1]}' and '{answers[1][1]}'")
             if command == "clear_board":
                 placements = 0
