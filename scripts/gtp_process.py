@@ -1,6 +1,7 @@
-"""A GTP engine in a subprocess, spoken to one command at a time, and the game records
-the developer scripts that drive engines read (move_cpu.py, ref_values.py,
-move_quality.py, opening_values.py)."""
+"""A GTP engine in a subprocess, spoken to one command at a time, the game records the
+developer scripts that drive engines read (move_cpu.py, ref_values.py,
+move_quality.py, opening_values.py), and the interval they report means with."""
+import math
 import re
 import shlex
 import subprocess
@@ -80,3 +81,14 @@ class GtpProcess:
         except SystemExit:
             pass
         self.proc.wait()
+
+
+def interval(values):
+    """The mean of `values` and the half-width of its 95% interval (None for a single
+    value)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, None
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, 1.96 * sd / math.sqrt(n)

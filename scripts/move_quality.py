@@ -23,12 +23,11 @@ oracle is a judge with its own taste, so a gain here is a lead to test in games,
 result.
 """
 import argparse
-import math
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from gtp_process import GtpProcess, record_placements
+from gtp_process import GtpProcess, interval, record_placements
 
 ORACLE = None
 ENGINES = []
@@ -143,11 +142,11 @@ def main():
         vals = [r[i][1] for r in full]
         diffs = [v - b for v, b in zip(vals, base)]
         n = len(diffs)
-        mean = sum(diffs) / n
-        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+        mean, half = interval(diffs)
+        half = half or 0.0
         same = sum(1 for r in full if key(r[i][0]) == key(r[0][0])) / n
         print(f"  {sum(vals) / n:.4f}  vs first {mean:+.4f} "
-              f"({mean - 1.96 * sd / math.sqrt(n):+.4f} to {mean + 1.96 * sd / math.sqrt(n):+.4f})"
+              f"({mean - half:+.4f} to {mean + half:+.4f})"
               f"  same move {100 * same:.0f}%  {cmd}")
     print("by placements before the move (positions): each engine's mean difference "
           "from the first")

@@ -30,7 +30,7 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from gtp_process import GtpProcess
+from gtp_process import GtpProcess, interval
 
 TOOL = "opening_values"
 
@@ -76,19 +76,9 @@ def judge_value(judge, moves, colours, ours):
     return value if to_move in ours else 1 - value
 
 
-def interval(values):
-    """Mean and half-width of its 95% interval (NaN for a single value)."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, float("nan")
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    return mean, 1.96 * sd / math.sqrt(n)
-
-
 def shown(half):
     """An interval's half-width as printed (nothing when unknown)."""
-    return "" if math.isnan(half) else f" (+-{half:.3f})"
+    return "" if half is None else f" (+-{half:.3f})"
 
 
 def main():
@@ -176,7 +166,8 @@ def main():
         # The seats' mean, each seat weighing half: the seat is a large part of a
         # value's spread, and this leaves it out of the interval.
         (m1, h1), (m2, h2) = by_seat
-        print(f"both seats: value {(m1 + m2) / 2:.3f}{shown(math.hypot(h1, h2) / 2)} "
+        both = None if h1 is None or h2 is None else math.hypot(h1, h2) / 2
+        print(f"both seats: value {(m1 + m2) / 2:.3f}{shown(both)} "
               f"of {len(judged)} openings")
     cpu = [sum(r[i] for r in results.values()) / len(results) for i in (2, 3)]
     ratio = cpu[0] / cpu[1] if cpu[1] > 0 else float("nan")
