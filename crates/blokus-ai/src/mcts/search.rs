@@ -585,16 +585,17 @@ impl Searcher {
             let playouts = self.playouts.as_mut().expect("set_root first");
             let legal = playouts.legal_moves(ctx, pos, colour);
             // The learnt policy's log-weights where it was trained, else the hand prior.
-            let policy = ctx
+            let features = ctx
                 .policy
                 .as_ref()
                 .map(|w| (w, PolicyFeatures::new(ctx, pos, &scorer, &self.recent)));
+            let mut policy = features.as_ref().map(|(w, pf)| pf.weigher(w));
             let mirror = scorer.facing_mirror();
             self.scratch.extend(legal.iter().map(|&m| {
-                let h = match &policy {
-                    Some((w, pf)) => {
+                let h = match policy.as_mut() {
+                    Some(weigher) => {
                         let copyable = mirror && !scorer.features(m).self_symmetric;
-                        pf.log_gamma(w, m) - if copyable { MIRROR_PENALTY } else { 0.0 }
+                        weigher.log_gamma(m) - if copyable { MIRROR_PENALTY } else { 0.0 }
                     }
                     None => scorer.prior_score(m),
                 };
