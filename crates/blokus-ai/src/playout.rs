@@ -255,6 +255,12 @@ impl Playouts {
         self.replies.learn(ctx, pos, &self.seq, before_root, winner);
     }
 
+    /// The placements (colour index, move) of the simulation last played out: the
+    /// `recent` given to [`Playouts::run`], then the playout's own.
+    pub fn sequence(&self) -> &[(usize, Move)] {
+        &self.seq
+    }
+
     /// Forgets the last good replies (a new search that does not continue the last).
     pub fn forget_replies(&mut self) {
         self.replies.clear();

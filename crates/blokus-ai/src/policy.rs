@@ -448,10 +448,10 @@ impl<'a> PolicyFeatures<'a> {
         x
     }
 
-    /// The policy's log-weights of this position's legal moves under `w`, from per-cell
-    /// sums prepared once (see [`MoveWeigher`]).
-    pub fn weigher<'w>(&'w self, w: &'w Weights) -> MoveWeigher<'w> {
-        MoveWeigher::new(self, w)
+    /// The policy's log-weights under `w` of `moves` legal moves of this position (see
+    /// [`MoveWeigher`]).
+    pub fn weigher<'w>(&'w self, w: &'w Weights, moves: usize) -> MoveWeigher<'w> {
+        MoveWeigher::new(self, w, moves)
     }
 
     /// Calls `add(feature, amount)` for the features of a legal move: its vector is the
@@ -561,21 +561,43 @@ enum Corner {
     New,
 }
 
+/// What [`MoveWeigher`] knows of one cell: every fact a move's weight reads of it, side
+/// by side (one look-up per cell of a move, not one per fact).
+#[derive(Clone, Copy)]
+struct CellWeights {
+    /// The weight of covering the cell.
+    cover: f32,
+    /// The weight of having it as an edge neighbour.
+    edge: f32,
+    /// The weight of it as a new attach point, beyond its open neighbours.
+    new_corner: f32,
+    /// The move being weighed when the cell is one of its edge neighbours.
+    mark: u32,
+    /// The steps to the nearest opponent piece.
+    steps: u8,
+    /// What it is as a corner of a move.
+    corner: Corner,
+    /// Whether it is the partner's piece.
+    partner: bool,
+    /// Whether it is forbidden to the colour.
+    forbidden: bool,
+}
+
+/// From this many moves to weigh, [`MoveWeigher`] prepares its per-cell table: for fewer
+/// (late in a Duo game) preparing it costs more than it saves.
+const WEIGHER_TABLE_FROM: usize = 64;
+
 /// The policy's log-weight of each legal move of one position: `w.log_gamma(&features(m))`
 /// with every weight that depends on a cell alone summed per cell beforehand, so that
 /// weighing a move is a few table look-ups per cell. A tree expansion weighs every legal
 /// move of its position (hundreds in Trigon), and with the features counted one by one
-/// that was a fifth of a Trigon search's time.
+/// that was a fifth of a Trigon search's time. For a few moves the features are counted
+/// one by one.
 pub struct MoveWeigher<'a> {
     pf: &'a PolicyFeatures<'a>,
-    /// Per cell: the weight of covering it.
-    cover: Vec<f32>,
-    /// Per cell: the weight of having it as an edge neighbour.
-    edge: Vec<f32>,
-    /// Per cell: what it is as a corner of a move.
-    corner: Vec<Corner>,
-    /// Per cell: the weight of it as a new attach point, beyond its open neighbours.
-    new_corner: Vec<f32>,
+    w: &'a Weights,
+    /// Per cell, what a move's weight reads of it (empty: count the features instead).
+    cells: Vec<CellWeights>,
     /// `corner_existing_attach`.
     existing: f32,
     /// `corner_new_attach_N` by N.
@@ -590,53 +612,55 @@ pub struct MoveWeigher<'a> {
     attach_steps: [f32; DISTANCE_CAP as usize + 1],
     /// `joins_partner`, where the colour has a partner.
     joins_partner: f32,
-    /// Per cell: the move being weighed when it is one of its edge neighbours.
-    mark: Vec<u32>,
     /// The mark of the move being weighed.
     stamp: u32,
 }
 
 impl<'a> MoveWeigher<'a> {
-    fn new(pf: &'a PolicyFeatures<'a>, w: &Weights) -> MoveWeigher<'a> {
-        let w = &w.0;
-        let n = pf.covered.len();
-        let mut cover = vec![0.0; n];
-        let mut edge = vec![0.0; n];
-        let mut corner = vec![Corner::Dead; n];
-        let mut new_corner = vec![0.0; n];
-        for i in 0..n {
-            let c = Cell::new(i);
-            cover[i] = match pf.covered[i] {
-                Covered::OpponentZone => w[0],
-                Covered::PartnerAttach => w[1],
-                Covered::Plain => 0.0,
-            };
-            if pf.opp_attach.contains(c) {
-                cover[i] += w[2];
-            }
-            if pf.last_attach.contains(c) {
-                cover[i] += w[22];
-            } else if pf.last_near.contains(c) {
-                cover[i] += w[23];
-            }
-            edge[i] = match pf.edge[i] {
-                Edge::Opponent => w[3],
-                Edge::Partner => w[4],
-                Edge::OwnAttach => w[5],
-                Edge::Free => w[6],
-                Edge::Spent => 0.0,
-            };
-            corner[i] = if pf.forbidden.contains(c) || pf.edge[i] == Edge::Opponent {
-                Corner::Dead
-            } else if pf.own_attach.contains(c) {
-                Corner::Existing
-            } else {
-                Corner::New
-            };
-            if pf.opp_zone.contains(c) {
-                new_corner[i] = w[13];
-            }
-        }
+    fn new(pf: &'a PolicyFeatures<'a>, weights: &'a Weights, moves: usize) -> MoveWeigher<'a> {
+        let w = &weights.0;
+        let table = moves >= WEIGHER_TABLE_FROM;
+        let cells = (0..if table { pf.covered.len() } else { 0 })
+            .map(|i| {
+                let c = Cell::new(i);
+                let mut cover = match pf.covered[i] {
+                    Covered::OpponentZone => w[0],
+                    Covered::PartnerAttach => w[1],
+                    Covered::Plain => 0.0,
+                };
+                if pf.opp_attach.contains(c) {
+                    cover += w[2];
+                }
+                if pf.last_attach.contains(c) {
+                    cover += w[22];
+                } else if pf.last_near.contains(c) {
+                    cover += w[23];
+                }
+                let forbidden = pf.forbidden.contains(c);
+                CellWeights {
+                    cover,
+                    edge: match pf.edge[i] {
+                        Edge::Opponent => w[3],
+                        Edge::Partner => w[4],
+                        Edge::OwnAttach => w[5],
+                        Edge::Free => w[6],
+                        Edge::Spent => 0.0,
+                    },
+                    new_corner: if pf.opp_zone.contains(c) { w[13] } else { 0.0 },
+                    mark: 0,
+                    steps: pf.opponent_steps[i],
+                    corner: if forbidden || pf.edge[i] == Edge::Opponent {
+                        Corner::Dead
+                    } else if pf.own_attach.contains(c) {
+                        Corner::Existing
+                    } else {
+                        Corner::New
+                    },
+                    partner: pf.edge[i] == Edge::Partner,
+                    forbidden,
+                }
+            })
+            .collect();
         let later = pf.phase == Phase::Later;
         let pieces = &pf.ctx.rules.table().pieces().pieces;
         let piece = pieces
@@ -662,10 +686,8 @@ impl<'a> MoveWeigher<'a> {
         };
         MoveWeigher {
             pf,
-            cover,
-            edge,
-            corner,
-            new_corner,
+            w: weights,
+            cells,
             existing: w[7],
             open: std::array::from_fn(|k| w[8 + k]),
             piece,
@@ -677,51 +699,60 @@ impl<'a> MoveWeigher<'a> {
             opponent_steps: steps(OPPONENT_DISTANCE),
             attach_steps: steps(ATTACH_DISTANCE),
             joins_partner: if pf.partner.is_some() { w[21] } else { 0.0 },
-            mark: vec![0; n],
             stamp: 0,
         }
     }
 
     /// The log-weight of a legal move of the position.
     pub fn log_gamma(&mut self, m: Move) -> f32 {
-        let pf = self.pf;
-        let t = pf.ctx.rules.table();
+        if self.cells.is_empty() {
+            let mut sum = 0.0;
+            self.pf.each_feature(m, |i, v| sum += self.w.0[i] * v);
+            return sum;
+        }
+        let ctx = self.pf.ctx;
+        let t = ctx.rules.table();
         let g = t.geometry();
-        let cells = t.info(m).cells();
+        let covered = t.info(m).cells();
         let mut sum = self.piece[t.piece_of(m)];
         let mut steps = DISTANCE_CAP;
-        for &c in cells {
-            sum += self.cover[c.index()];
-            steps = steps.min(pf.opponent_steps[c.index()]);
+        for &c in covered {
+            let x = &self.cells[c.index()];
+            sum += x.cover;
+            steps = steps.min(x.steps);
         }
         if self.centre != 0.0 {
-            let d = cells
+            let d = covered
                 .iter()
-                .map(|c| pf.ctx.centre_dist[c.index()])
+                .map(|c| ctx.centre_dist[c.index()])
                 .fold(f32::MAX, f32::min);
             sum += self.centre * d;
         }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
-            self.mark.fill(0);
+            for x in &mut self.cells {
+                x.mark = 0;
+            }
             self.stamp = 1;
         }
         let mut touches_partner = false;
         for &e in t.edge_cells(m) {
-            sum += self.edge[e.index()];
-            touches_partner |= pf.edge[e.index()] == Edge::Partner;
-            self.mark[e.index()] = self.stamp;
+            let x = &mut self.cells[e.index()];
+            sum += x.edge;
+            touches_partner |= x.partner;
+            x.mark = self.stamp;
         }
         if touches_partner {
             sum += self.joins_partner;
         }
         let mut attach_steps = DISTANCE_CAP;
         for &k in t.corner_cells(m) {
-            match self.corner[k.index()] {
+            let x = self.cells[k.index()];
+            match x.corner {
                 Corner::Dead => {}
                 Corner::Existing => sum += self.existing,
                 Corner::New => {
-                    attach_steps = attach_steps.min(pf.opponent_steps[k.index()]);
+                    attach_steps = attach_steps.min(x.steps);
                     // An edge neighbour of a corner is never one of the move's cells (the
                     // corner would then touch it by an edge), so it stays open unless
                     // forbidden or next to the move.
@@ -729,11 +760,12 @@ impl<'a> MoveWeigher<'a> {
                         .edge_neighbours(k)
                         .iter()
                         .filter(|&&e| {
-                            !pf.forbidden.contains(e) && self.mark[e.index()] != self.stamp
+                            let n = &self.cells[e.index()];
+                            !n.forbidden && n.mark != self.stamp
                         })
                         .count()
                         .min(4);
-                    sum += self.open[open] + self.new_corner[k.index()];
+                    sum += self.open[open] + x.new_corner;
                 }
             }
         }
@@ -961,14 +993,18 @@ mod tests {
                 if placement % 6 == 0 {
                     let scorer = MoveScorer::new(&ctx, pos);
                     let pf = PolicyFeatures::new(&ctx, pos, &scorer, &recent);
-                    let mut weigher = pf.weigher(&w);
-                    for &m in &moves {
-                        let (dense, sparse) = (w.log_gamma(&pf.features(m)), weigher.log_gamma(m));
-                        assert!(
-                            (dense - sparse).abs() <= 1e-4 * dense.abs().max(1.0),
-                            "{variant} after {placement}: {dense} against {sparse}"
-                        );
-                        checked += 1;
+                    // With the per-cell table and without.
+                    for n in [moves.len().max(WEIGHER_TABLE_FROM), 1] {
+                        let mut weigher = pf.weigher(&w, n);
+                        for &m in &moves {
+                            let (dense, fast) =
+                                (w.log_gamma(&pf.features(m)), weigher.log_gamma(m));
+                            assert!(
+                                (dense - fast).abs() <= 1e-4 * dense.abs().max(1.0),
+                                "{variant} after {placement} ({n}): {dense} against {fast}"
+                            );
+                            checked += 1;
+                        }
                     }
                 }
                 let m = moves[rng.gen_range(0..moves.len())];

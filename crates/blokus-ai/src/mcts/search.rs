@@ -247,7 +247,23 @@ pub struct Searcher {
     spread: f32,
     /// This search's playout statistics, when it uses quality-based rewards.
     rewards: Option<QualityRewards>,
+    /// Per move: its child's offset among the root's children (`NO_CHILD`: none), for
+    /// the root's RAVE updates...
+    root_child_of: Vec<u32>,
+    /// ...made for this root (its index, first child and whether its children were all
+    /// sorted: sorting moves them).
+    root_child_of_key: Option<(u32, u32, bool)>,
+    /// Open root children from which the root's RAVE updates look children up by move
+    /// ([`ROOT_LOOKUP_FROM`]; tests compare with `usize::MAX`, never).
+    root_lookup_from: usize,
 }
+
+/// No child in [`Searcher::root_child_of`].
+const NO_CHILD: u32 = u32::MAX;
+
+/// The root's RAVE updates look its children up by the simulation's moves (rather than
+/// each open child's move in the simulation) once it has more open children than this.
+const ROOT_LOOKUP_FROM: usize = 48;
 
 impl Searcher {
     /// A searcher with a seed.
@@ -269,6 +285,9 @@ impl Searcher {
             exploration: params.exploration,
             spread: params.prior_spread.at(u64::MAX),
             rewards: None,
+            root_child_of: Vec::new(),
+            root_child_of_key: None,
+            root_lookup_from: ROOT_LOOKUP_FROM,
         }
     }
 
@@ -507,7 +526,8 @@ impl Searcher {
 
     fn backup(&mut self, ctx: &Context, values: &Values, shares: &Values) {
         let nmoves = ctx.rules.table().len();
-        for (depth, &(idx, colour)) in self.path.iter().enumerate() {
+        for depth in 0..self.path.len() {
+            let (idx, colour) = self.path[depth];
             let node = &mut self.tree.nodes[idx as usize];
             node.n += 1;
             node.wins += shares[node.side as usize];
@@ -522,6 +542,12 @@ impl Searcher {
             // the simulation shares its value.
             let base = colour as usize * nmoves;
             let open = node.open_children(|n| self.params.widening(n));
+            if depth == 0 && open.len() > self.root_lookup_from {
+                // Long searches open hundreds of root children, and a simulation plays
+                // a few dozen moves: look the children up by those moves instead.
+                self.root_rave(ctx, idx, colour as usize, open.len(), values);
+                continue;
+            }
             for c in open {
                 let child = &mut self.tree.nodes[c];
                 let a = child.action as usize;
@@ -535,6 +561,37 @@ impl Searcher {
                     child.q = self.params.value(child);
                 }
             }
+        }
+    }
+
+    /// The root's RAVE updates (see `backup`): each of its first `open` children whose
+    /// move `colour` (the root's colour to move) played in the simulation shares its
+    /// value.
+    fn root_rave(&mut self, ctx: &Context, root: u32, colour: usize, open: usize, values: &Values) {
+        let nmoves = ctx.rules.table().len();
+        let node = self.tree.nodes[root as usize];
+        let key = (root, node.first_child, node.sorted);
+        if self.root_child_of_key != Some(key) {
+            self.root_child_of.clear();
+            self.root_child_of.resize(nmoves, NO_CHILD);
+            for (i, ch) in self.tree.nodes[node.children()].iter().enumerate() {
+                if (ch.action as usize) < nmoves {
+                    self.root_child_of[ch.action as usize] = i as u32;
+                }
+            }
+            self.root_child_of_key = Some(key);
+        }
+        let playouts = self.playouts.as_ref().expect("set_root first");
+        // The simulation's placements start after the ones before the root.
+        for &(c, m) in &playouts.sequence()[self.root_recent.len()..] {
+            let i = self.root_child_of[m.index()];
+            if c != colour || i as usize >= open {
+                continue;
+            }
+            let child = &mut self.tree.nodes[node.first_child as usize + i as usize];
+            child.rave_n += 1.0;
+            child.rave_w += values[child.side as usize];
+            child.q = self.params.value(child);
         }
     }
 
@@ -589,7 +646,7 @@ impl Searcher {
                 .policy
                 .as_ref()
                 .map(|w| (w, PolicyFeatures::new(ctx, pos, &scorer, &self.recent)));
-            let mut policy = features.as_ref().map(|(w, pf)| pf.weigher(w));
+            let mut policy = features.as_ref().map(|(w, pf)| pf.weigher(w, legal.len()));
             let mirror = scorer.facing_mirror();
             self.scratch.extend(legal.iter().map(|&m| {
                 let h = match policy.as_mut() {
@@ -755,6 +812,39 @@ mod tests {
         let budget = AtomicU64::new(sims);
         s.search(ctx, Limit::new(&budget, None));
         s
+    }
+
+    /// The root's RAVE updates by look-up give every root child the statistics that
+    /// scanning the open children gives: the same search, to the last visit.
+    #[test]
+    fn root_rave_by_lookup_equals_the_scan() {
+        for (variant, placements, sims) in [("duo", 6, 3_000), ("trigon_2", 8, 800)] {
+            let rules = Rules::by_name(variant).unwrap();
+            let ctx = Context::new(&rules);
+            let mut game = Game::new(rules.clone());
+            let mut rng = SmallRng::seed_from_u64(3);
+            for _ in 0..placements {
+                let moves = game.legal_moves();
+                game.play(moves[rand::Rng::gen_range(&mut rng, 0..moves.len())])
+                    .unwrap();
+            }
+            let run = |lookup_from: usize| {
+                let mut s = Searcher::new(7, Params::default());
+                s.root_lookup_from = lookup_from;
+                s.set_root(&ctx, &game);
+                let budget = AtomicU64::new(sims);
+                s.search(&ctx, Limit::new(&budget, None));
+                let stats: Vec<_> = s
+                    .root_children()
+                    .map(|c| (c.action, c.n, c.rave_n, c.rave_w))
+                    .collect();
+                (stats, s.root_child_of_key.is_some())
+            };
+            let (scanned, no_lookup) = run(usize::MAX);
+            let (looked_up, used) = run(ROOT_LOOKUP_FROM);
+            assert!(!no_lookup && used, "{variant}: the look-up was used");
+            assert_eq!(scanned, looked_up, "{variant}");
+        }
     }
 
     /// On a Classic board the first rounds search only the moves reaching closest to
