@@ -583,9 +583,11 @@ struct CellWeights {
     forbidden: bool,
 }
 
-/// From this many moves to weigh, [`MoveWeigher`] prepares its per-cell table: for fewer
-/// (late in a Duo game) preparing it costs more than it saves.
-const WEIGHER_TABLE_FROM: usize = 64;
+/// [`MoveWeigher`] prepares its per-cell table when it weighs at least one move for
+/// every this many cells of the board: preparing it costs about as much as weighing a
+/// move for every two cells saves (late in a Duo game, with few moves, it would cost more
+/// than it saves).
+const CELLS_PER_WEIGHED_MOVE: usize = 2;
 
 /// The policy's log-weight of each legal move of one position: `w.log_gamma(&features(m))`
 /// with every weight that depends on a cell alone summed per cell beforehand, so that
@@ -619,7 +621,7 @@ pub struct MoveWeigher<'a> {
 impl<'a> MoveWeigher<'a> {
     fn new(pf: &'a PolicyFeatures<'a>, weights: &'a Weights, moves: usize) -> MoveWeigher<'a> {
         let w = &weights.0;
-        let table = moves >= WEIGHER_TABLE_FROM;
+        let table = moves * CELLS_PER_WEIGHED_MOVE >= pf.covered.len();
         let cells = (0..if table { pf.covered.len() } else { 0 })
             .map(|i| {
                 let c = Cell::new(i);
@@ -994,7 +996,7 @@ mod tests {
                     let scorer = MoveScorer::new(&ctx, pos);
                     let pf = PolicyFeatures::new(&ctx, pos, &scorer, &recent);
                     // With the per-cell table and without.
-                    for n in [moves.len().max(WEIGHER_TABLE_FROM), 1] {
+                    for n in [moves.len().max(pf.covered.len()), 1] {
                         let mut weigher = pf.weigher(&w, n);
                         for &m in &moves {
                             let (dense, fast) =
