@@ -301,6 +301,7 @@ impl Searcher {
         self.tree = Tree::new();
         self.root_events.clear();
         self.root_pos = None;
+        self.root_child_of_key = None;
     }
 
     /// Forgets the tree and the scratch space sized for a variant.
@@ -369,6 +370,9 @@ impl Searcher {
             }
         }
         self.root_pos = Some(game.position().clone());
+        // A kept subtree's root sits where the last root did, with its first child in
+        // the same place: its look-up table must be made anew.
+        self.root_child_of_key = None;
         let size = ctx.num_colours * ctx.rules.table().len();
         if self.stamp.len() != size {
             self.stamp = vec![0; size];
@@ -818,7 +822,7 @@ mod tests {
     /// scanning the open children gives: the same search, to the last visit.
     #[test]
     fn root_rave_by_lookup_equals_the_scan() {
-        for (variant, placements, sims) in [("duo", 6, 3_000), ("trigon_2", 8, 800)] {
+        for (variant, placements, sims) in [("duo", 6, 6_000), ("trigon_2", 8, 3_000)] {
             let rules = Rules::by_name(variant).unwrap();
             let ctx = Context::new(&rules);
             let mut game = Game::new(rules.clone());
@@ -828,16 +832,40 @@ mod tests {
                 game.play(moves[rand::Rng::gen_range(&mut rng, 0..moves.len())])
                     .unwrap();
             }
+            // A search, then two placements along its most visited line, and a second
+            // search on the kept subtree (whose root takes the place of the first's).
             let run = |lookup_from: usize| {
                 let mut s = Searcher::new(7, Params::default());
                 s.root_lookup_from = lookup_from;
-                s.set_root(&ctx, &game);
-                let budget = AtomicU64::new(sims);
-                s.search(&ctx, Limit::new(&budget, None));
-                let stats: Vec<_> = s
-                    .root_children()
-                    .map(|c| (c.action, c.n, c.rave_n, c.rave_w))
-                    .collect();
+                let mut g = game.clone();
+                let mut stats = Vec::new();
+                for round in 0..2 {
+                    s.set_root(&ctx, &g);
+                    let budget = AtomicU64::new(sims);
+                    s.search(&ctx, Limit::new(&budget, None));
+                    stats.extend(
+                        s.root_children()
+                            .map(|c| (c.action, c.n, c.rave_n, c.rave_w)),
+                    );
+                    if round == 0 {
+                        let mut node = s.tree.root;
+                        for _ in 0..2 {
+                            let best = s.tree.nodes[s.tree.nodes[node as usize].children()]
+                                .iter()
+                                .enumerate()
+                                .max_by_key(|(_, c)| c.n)
+                                .map(|(i, _)| s.tree.nodes[node as usize].first_child + i as u32)
+                                .unwrap();
+                            g.play(Move::new(s.tree.nodes[best as usize].action as usize))
+                                .unwrap();
+                            node = best;
+                        }
+                        assert!(
+                            s.tree.nodes[node as usize].sorted,
+                            "{variant}: the kept root was sorted, as the last root was"
+                        );
+                    }
+                }
                 (stats, s.root_child_of_key.is_some())
             };
             let (scanned, no_lookup) = run(usize::MAX);
