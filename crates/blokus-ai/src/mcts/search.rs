@@ -250,9 +250,9 @@ pub struct Searcher {
     /// Per move: its child's offset among the root's children (`NO_CHILD`: none), for
     /// the root's RAVE updates...
     root_child_of: Vec<u32>,
-    /// ...made for this root (its index, first child and whether its children were all
-    /// sorted: sorting moves them).
-    root_child_of_key: Option<(u32, u32, bool)>,
+    /// ...made for this root (`None`: not yet) when its children were all sorted or
+    /// not (sorting them moves them). A new root, kept subtree or not, clears it.
+    root_child_of_sorted: Option<bool>,
     /// Open root children from which the root's RAVE updates look children up by move
     /// ([`ROOT_LOOKUP_FROM`]; tests compare with `usize::MAX`, never).
     root_lookup_from: usize,
@@ -286,7 +286,7 @@ impl Searcher {
             spread: params.prior_spread.at(u64::MAX),
             rewards: None,
             root_child_of: Vec::new(),
-            root_child_of_key: None,
+            root_child_of_sorted: None,
             root_lookup_from: ROOT_LOOKUP_FROM,
         }
     }
@@ -301,7 +301,7 @@ impl Searcher {
         self.tree = Tree::new();
         self.root_events.clear();
         self.root_pos = None;
-        self.root_child_of_key = None;
+        self.root_child_of_sorted = None;
     }
 
     /// Forgets the tree and the scratch space sized for a variant.
@@ -372,7 +372,7 @@ impl Searcher {
         self.root_pos = Some(game.position().clone());
         // A kept subtree's root sits where the last root did, with its first child in
         // the same place: its look-up table must be made anew.
-        self.root_child_of_key = None;
+        self.root_child_of_sorted = None;
         let size = ctx.num_colours * ctx.rules.table().len();
         if self.stamp.len() != size {
             self.stamp = vec![0; size];
@@ -574,8 +574,7 @@ impl Searcher {
     fn root_rave(&mut self, ctx: &Context, root: u32, colour: usize, open: usize, values: &Values) {
         let nmoves = ctx.rules.table().len();
         let node = self.tree.nodes[root as usize];
-        let key = (root, node.first_child, node.sorted);
-        if self.root_child_of_key != Some(key) {
+        if self.root_child_of_sorted != Some(node.sorted) {
             self.root_child_of.clear();
             self.root_child_of.resize(nmoves, NO_CHILD);
             for (i, ch) in self.tree.nodes[node.children()].iter().enumerate() {
@@ -583,7 +582,7 @@ impl Searcher {
                     self.root_child_of[ch.action as usize] = i as u32;
                 }
             }
-            self.root_child_of_key = Some(key);
+            self.root_child_of_sorted = Some(node.sorted);
         }
         let playouts = self.playouts.as_ref().expect("set_root first");
         // The simulation's placements start after the ones before the root.
@@ -866,7 +865,7 @@ mod tests {
                         );
                     }
                 }
-                (stats, s.root_child_of_key.is_some())
+                (stats, s.root_child_of_sorted.is_some())
             };
             let (scanned, no_lookup) = run(usize::MAX);
             let (looked_up, used) = run(ROOT_LOOKUP_FROM);
