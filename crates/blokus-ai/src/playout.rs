@@ -522,7 +522,7 @@ impl Playouts {
 /// Whether playouts spare the partner colours' attach points: in two-sided games on
 /// triangle boards where a side has more than one colour (Trigon two-player). There,
 /// against the reference's level 5 at `simulations=2600`, it raised the score from
-/// 30% (of 420 games) to 38% (of 360) (docs/ai.md, "Trigon two-player: sparing the
+/// 30% (of 420 games) to 37% (of 480) (docs/ai.md, "Trigon two-player: sparing the
 /// partner colour"); Classic two-player's figures were measured without it.
 fn spares_partners(ctx: &Context) -> bool {
     ctx.num_sides == 2
