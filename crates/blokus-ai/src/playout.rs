@@ -10,9 +10,10 @@
 //! - **Piece size.** Big pieces first: in a colour's first placements pieces below a
 //!   minimum size count only when nothing bigger is there (nobody opens with small
 //!   pieces), and among moves of equal local value bigger pieces are likelier.
-//! - **Partner colours.** In Trigon two-player, where each side plays two colours, a
-//!   move of equal local value that takes none of the partner colour's attach points
-//!   comes first: a colour that blocks its own partner does the opponent's work.
+//! - **Partner colours.** In Trigon two-player and Trigon teams, where each side plays
+//!   two colours, a move of equal local value that takes none of the partner colour's
+//!   attach points comes first: a colour that blocks its own partner does the
+//!   opponent's work.
 //!
 //! How the move is found depends on the board. On small boards (Duo, Junior) the
 //! colour's whole list of legal moves is searched: the moves covering the most local
@@ -520,10 +521,11 @@ impl Playouts {
 }
 
 /// Whether playouts spare the partner colours' attach points: in two-sided games on
-/// triangle boards where a side has more than one colour (Trigon two-player). There,
-/// against the reference's level 5 at `simulations=2600`, it raised the score from
-/// 30% (of 420 games) to 37% (of 480) (docs/ai.md, "Trigon two-player: sparing the
-/// partner colour"); Classic two-player's figures were measured without it.
+/// triangle boards where a side has more than one colour (Trigon two-player and
+/// teams). In Trigon two-player, against the reference's level 5 at
+/// `simulations=2600`, it raised the score from 30% (of 420 games) to 37% (of 480)
+/// (docs/ai.md, "Trigon two-player: sparing the partner colour"); Classic two-player's
+/// figures were measured without it.
 fn spares_partners(ctx: &Context) -> bool {
     ctx.num_sides == 2
         && ctx.num_colours > ctx.num_sides
