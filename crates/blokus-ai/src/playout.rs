@@ -524,8 +524,9 @@ impl Playouts {
 /// triangle boards where a side has more than one colour (Trigon two-player and
 /// teams). In Trigon two-player, against the reference's level 5 at
 /// `simulations=2600`, it raised the score from 30% (of 420 games) to 36% (of 600)
-/// (docs/ai.md, "Trigon two-player: sparing the partner colour"); Classic two-player's
-/// figures were measured without it.
+/// (docs/ai.md, "Trigon two-player: sparing the partner colour"). On the square board
+/// it lowered Classic two-player's score against level 5 from 57% to 52% (of 480
+/// games each; "Classic two-player with the partner spared"), so it stays off there.
 fn spares_partners(ctx: &Context) -> bool {
     ctx.num_sides == 2
         && ctx.num_colours > ctx.num_sides
