@@ -523,7 +523,7 @@ impl Playouts {
 /// Whether playouts spare the partner colours' attach points: in two-sided games on
 /// triangle boards where a side has more than one colour (Trigon two-player and
 /// teams). In Trigon two-player, against the reference's level 5 at
-/// `simulations=2600`, it raised the score from 30% (of 420 games) to 36% (of 600)
+/// `simulations=2600`, it raised the score from 30% (of 420 games) to 35% (of 720)
 /// (docs/ai.md, "Trigon two-player: sparing the partner colour"). On the square board
 /// it lowered Classic two-player's score against level 5 from 57% to 52% (of 480
 /// games each; "Classic two-player with the partner spared"), so it stays off there.
